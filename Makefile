@@ -1,0 +1,37 @@
+# Every target is a thin call into scripts/. The two that matter on a fresh machine:
+#   make demo   set up, build, start the sandbox, serve the demo, print URL and keys
+#   make test   set up, build, run every test layer (native, wasm Node+Chromium, JS, e2e)
+.PHONY: demo test setup pkg pkg-dev size bench screenshots sandbox clean
+
+demo:
+	scripts/demo.sh
+
+test:
+	scripts/test.sh
+
+setup:
+	scripts/setup.sh
+
+pkg: setup
+	scripts/build-pkg.sh
+
+pkg-dev:
+	scripts/build-pkg.sh --dev
+
+size:
+	scripts/size.sh
+
+bench: setup
+	scripts/bench.sh
+
+screenshots: setup
+	scripts/screenshots.sh
+
+sandbox:
+	cargo run -p settlement-sandbox -- --port $${PORT:-8787} --ramp-port 0
+
+clean:
+	rm -rf pkg target tests/js/node_modules
+
+setup:
+	@scripts/setup.sh >/dev/null

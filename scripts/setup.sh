@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Idempotent set-up: every tool the build and the tests need. Takes seconds when all is present.
+# Usage: scripts/setup.sh [--no-browser]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1)"
+: "${WASM_BINDGEN_VERSION:?could not read the pinned wasm-bindgen version from Cargo.toml}"
+want_browser=1
+[ "${1:-}" = "--no-browser" ] && want_browser=0
+
+log() { printf '[setup] %s\n' "$*"; }
+
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# 1. wasm32 target
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. wasm-bindgen CLI of exactly the pinned version (not --locked: its lockfile wants a
+#    crate version this registry lacks).
+have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+if [ "$have" != "$WASM_BINDGEN_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (was: ${have:-none}); takes a few minutes"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+# 3. npm dev dependencies (binaryen's wasm-opt, typescript, playwright-core) from the lockfile
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# 4. Chromium + ChromeDriver from Debian (browser tests, Playwright)
+if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
+  log "installing chromium and chromium-driver (apt)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+log "ok: $(wasm-bindgen --version), wasm-opt $(node_modules/.bin/wasm-opt --version 2>/dev/null | awk '{print $3}')${want_browser:+, $(chromium --version 2>/dev/null || true)}"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Browser layer: the demo page, served by the sandbox, driven in Debian's Chromium through
+# playwright-core. Screenshots go to target/screenshots/. Run through scripts/with-sandbox.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${SANDBOX_URL:?run through scripts/with-sandbox.sh}"
+[ -f pkg/index.js ] || { echo "test-e2e: pkg/ is not built; run 'make pkg'" >&2; exit 1; }
+mkdir -p target/screenshots
+node --test --test-reporter=spec --test-concurrency=1 tests/e2e/

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# JS layer: install the built package exactly as npm would publish it (npm pack -> extract
+# into tests/js/node_modules/settlement-wasm), run the node:test suites that import it by
+# name, and type-check a strict TypeScript consumer. Run through scripts/with-sandbox.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${SANDBOX_URL:?run through scripts/with-sandbox.sh}"
+[ -f pkg/package.json ] || { echo "test-js: pkg/ is not built; run 'make pkg'" >&2; exit 1; }
+
+mkdir -p target/npm
+rm -f target/npm/settlement-wasm-*.tgz
+tarball="$(cd pkg && npm pack --silent --pack-destination ../target/npm 2>/dev/null | tail -n1)"
+dest=tests/js/node_modules/settlement-wasm
+rm -rf "$dest" && mkdir -p "$dest"
+tar -xzf "target/npm/$tarball" -C "$dest" --strip-components=1
+echo "== installed $tarball ($(find "$dest" -type f | wc -l) files) as tests/js/node_modules/settlement-wasm"
+
+echo "== tsc --strict on the TypeScript consumer"
+node_modules/.bin/tsc -p tests/js/tsconfig.json
+echo "tsc: ok"
+
+echo "== node --test (package imported by name)"
+node --test --test-reporter=spec tests/js/

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# wasm-bindgen-test suites (tests/wasm_*.rs) against the running sandbox, in Node and in
+# headless Chromium. Run through scripts/with-sandbox.sh, which exports SANDBOX_URL etc.;
+# the suites read them at compile time (option_env!), so they are rebuilt per sandbox port.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+: "${SANDBOX_URL:?run through scripts/with-sandbox.sh}"
+suites=()
+for f in tests/wasm_*.rs; do [ -e "$f" ] && suites+=(--test "$(basename "$f" .rs)"); done
+[ ${#suites[@]} -gt 0 ] || { echo "test-wasm: no tests/wasm_*.rs suites" >&2; exit 1; }
+
+echo "== wasm-bindgen-test in Node"
+WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --quiet --target wasm32-unknown-unknown "${suites[@]}"
+
+echo "== wasm-bindgen-test in headless Chromium"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1 \
+  WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/tests/webdriver.json" \
+  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --quiet --target wasm32-unknown-unknown "${suites[@]}"
