@@ -1,0 +1,896 @@
+//! The sandbox's seeded, deterministic data set and its GraphQL object types.
+//!
+//! Everything here is generated from fixed seeds with splitmix64, so every run (and every
+//! machine) sees exactly the same agents, orders, countries and payment requests.
+
+use async_graphql::{Enum, SimpleObject, ID};
+use serde::Serialize;
+
+use crate::dates::days_from_civil;
+use crate::scalars::{Decimal, Iso8601DateTime};
+
+pub const AGENT_KEY: &str = "SBX-SECK_agent1demo0001";
+pub const AGENT2_KEY: &str = "SBX-SECK_agent2demo0002";
+pub const AGENT3_KEY: &str = "SBX-SECK_agent3demo0003";
+pub const MERCHANT_PUBLIC_KEY: &str = "SBX-PUBK_merchantdemo01";
+pub const MERCHANT_SECRET_KEY: &str = "SBX-SECK_merchantdemo01";
+
+/// The names printed at start-up and returned by `/__sandbox/info`, in that order.
+pub const KEY_NAMES: [(&str, &str); 5] = [
+    ("AGENT_KEY", AGENT_KEY),
+    ("AGENT2_KEY", AGENT2_KEY),
+    ("AGENT3_KEY", AGENT3_KEY),
+    ("MERCHANT_PUBLIC_KEY", MERCHANT_PUBLIC_KEY),
+    ("MERCHANT_SECRET_KEY", MERCHANT_SECRET_KEY),
+];
+
+/// Number of orders each agent has.
+pub const AGENT_ORDER_COUNTS: [usize; 3] = [1600, 35, 0];
+
+/// A fixed "sandbox deposit address" used by the hosted ramp page's `crypto.requested`.
+pub const RAMP_DESTINATION_ADDRESS: &str = "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D";
+
+/// splitmix64: a tiny, well-distributed PRNG; fixed seeds make the data deterministic.
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % ((hi - lo + 1) as u64)) as i64
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next_u64() % items.len() as u64) as usize]
+    }
+}
+
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[graphql(name = "P2PPaymentStatus", rename_items = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum P2PPaymentStatus {
+    Pending,
+    PickedUp,
+    Paid,
+    Completed,
+    Canceled,
+}
+
+impl P2PPaymentStatus {
+    pub const ALL: [P2PPaymentStatus; 5] = [
+        P2PPaymentStatus::Pending,
+        P2PPaymentStatus::PickedUp,
+        P2PPaymentStatus::Paid,
+        P2PPaymentStatus::Completed,
+        P2PPaymentStatus::Canceled,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            P2PPaymentStatus::Pending => "pending",
+            P2PPaymentStatus::PickedUp => "picked_up",
+            P2PPaymentStatus::Paid => "paid",
+            P2PPaymentStatus::Completed => "completed",
+            P2PPaymentStatus::Canceled => "canceled",
+        }
+    }
+}
+
+/// `deposit` or `withdrawal`.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[graphql(rename_items = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentType {
+    Deposit,
+    Withdrawal,
+}
+
+/// Status of a merchant payment request.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[graphql(rename_items = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum MerchantPaymentRequestStatus {
+    Created,
+    PickedUp,
+    Completed,
+    Canceled,
+}
+
+/// One P2P order of an agent.
+#[derive(SimpleObject, Clone, Debug, Serialize)]
+#[graphql(name = "P2PPayment")]
+#[serde(rename_all = "camelCase")]
+pub struct P2PPayment {
+    pub id: ID,
+    pub status: P2PPaymentStatus,
+    pub payment_type: PaymentType,
+    pub exchange_rate: Option<Decimal>,
+    pub exchange_rate_minus_surcharge: Option<Decimal>,
+    pub order_id: Option<String>,
+    pub source: Option<String>,
+    pub instant: Option<bool>,
+    pub created_at: Option<Iso8601DateTime>,
+    pub expires_at: Option<Iso8601DateTime>,
+    /// Unix epoch seconds of `expiresAt` (the sandbox's reading of the name).
+    pub expires_at_secs: Option<i64>,
+    pub reassigning: Option<bool>,
+    pub reassign_after: Option<Iso8601DateTime>,
+    /// Unix epoch seconds of `reassignAfter`.
+    pub reassign_after_secs: Option<i64>,
+    pub agent_cut_of_fees: Option<Decimal>,
+    pub fx_spread_revenue: Option<Decimal>,
+    pub payment_method: Option<String>,
+    pub amount_local: Option<Decimal>,
+    pub amount_usd: Option<Decimal>,
+    pub currency: Option<String>,
+    /// Unix seconds of createdAt, for sorting and filtering (not exposed).
+    #[graphql(skip)]
+    #[serde(skip)]
+    pub created_secs: i64,
+}
+
+/// TOTP (two-factor) state of an agent. Field names are the sandbox's guess.
+#[derive(SimpleObject, Clone, Debug, Serialize)]
+#[graphql(name = "TotpInfo")]
+#[serde(rename_all = "camelCase")]
+pub struct TotpInfo {
+    pub enabled: bool,
+    pub confirmed_at: Option<Iso8601DateTime>,
+}
+
+/// The authenticated agent's profile.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "AgentProfile")]
+pub struct AgentProfile {
+    pub id: ID,
+    pub email: Option<String>,
+    pub account_balance: Option<Decimal>,
+    pub escrow_balance: Option<Decimal>,
+    pub bonus_earnings: Option<Decimal>,
+    pub deposit_address: Option<String>,
+    pub verification_status: Option<String>,
+    pub auto_update_deposit_rate: Option<bool>,
+    pub auto_update_withdrawal_rate: Option<bool>,
+    pub credit_line: Option<Decimal>,
+    pub used_credit_line: Option<Decimal>,
+    pub deposit_margin: Option<Decimal>,
+    pub withdrawal_margin: Option<Decimal>,
+    pub average_deposit_rate: Option<Decimal>,
+    pub average_withdrawal_rate: Option<Decimal>,
+    pub deposits_completed: Option<i32>,
+    pub withdrawals_completed: Option<i32>,
+    pub total_deposit_fiat_amount: Option<Decimal>,
+    pub total_deposit_usd_amount: Option<Decimal>,
+    pub total_withdrawal_fiat_amount: Option<Decimal>,
+    pub total_withdrawal_usd_amount: Option<Decimal>,
+    pub enforce_receipt_upload: Option<bool>,
+    /// The agent's API key, MASKED by the sandbox (it never echoes a key).
+    pub api_key: Option<String>,
+    pub totp: Option<TotpInfo>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct WithdrawalInfo {
+    pub symbol: String,
+    pub name: Option<String>,
+    /// URL of an icon (served by the sandbox under `/__sandbox/icons/`).
+    pub icon: Option<String>,
+    pub networks: Vec<String>,
+    pub address_regex: Option<String>,
+    pub memo_regex: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Account {
+    pub id: ID,
+    /// Text with two decimals, e.g. "1520.00".
+    pub account_balance: Option<Decimal>,
+    pub deposit_address: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Currency {
+    pub iso_code: String,
+    pub name: String,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Country {
+    pub id: ID,
+    pub name: String,
+    pub code: String,
+    pub currency: Currency,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct PaymentMethodField {
+    pub label: String,
+    pub identifier: String,
+    pub required: bool,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct PaymentMethodType {
+    pub id: ID,
+    pub identifier: String,
+    pub label: String,
+    pub fields: Vec<PaymentMethodField>,
+}
+
+/// Indicative local-currency-per-USD rates for a country.
+#[derive(SimpleObject, Clone, Debug)]
+pub struct MarketRate {
+    pub country_code: String,
+    pub currency: String,
+    pub deposit_rate: Decimal,
+    pub withdrawal_rate: Decimal,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct RampLimits {
+    pub minimum_deposit_usd: Decimal,
+    pub maximum_deposit_usd: Decimal,
+    pub minimum_withdrawal_usd: Decimal,
+    pub maximum_withdrawal_usd: Decimal,
+    pub daily_limit_usd: Decimal,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct RampableAsset {
+    pub name: String,
+    pub symbol: String,
+    pub networks: Vec<String>,
+    pub contract_address: Option<String>,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct MerchantPaymentRequest {
+    pub id: ID,
+    pub payment_type: PaymentType,
+    /// Link to the sandbox's hosted ramp page (never carries a key).
+    pub hosted_link: String,
+    pub amount: Decimal,
+    pub currency: String,
+    pub reference: String,
+    pub status: MerchantPaymentRequestStatus,
+    #[graphql(skip)]
+    pub coin: &'static str,
+    #[graphql(skip)]
+    pub network: &'static str,
+}
+
+pub struct Agent {
+    pub key: &'static str,
+    pub profile: AgentProfile,
+    /// Sorted by createdAt descending, ties by id descending.
+    pub orders: Vec<P2PPayment>,
+}
+
+pub struct CountryData {
+    pub country: Country,
+    pub methods: Vec<PaymentMethodType>,
+    pub rate: MarketRate,
+}
+
+pub struct Store {
+    pub agents: Vec<Agent>,
+    pub withdrawal_infos: Vec<WithdrawalInfo>,
+    pub countries: Vec<CountryData>,
+    pub account: Account,
+    pub ramp_limits: RampLimits,
+    pub rampable_assets: Vec<RampableAsset>,
+    pub payment_requests: Vec<MerchantPaymentRequest>,
+}
+
+/// Masks a key for display: prefix up to and including `PUBK_`/`SECK_`, then stars, then the
+/// last 4 characters. The full key never appears.
+pub fn mask_key(key: &str) -> String {
+    let prefix_end = key
+        .find("SECK_")
+        .or_else(|| key.find("PUBK_"))
+        .map(|i| i + 5)
+        .unwrap_or(0);
+    let tail = key.len().saturating_sub(4).max(prefix_end);
+    format!("{}{}{}", &key[..prefix_end], "*".repeat(12), &key[tail..])
+}
+
+fn d(s: &str) -> Option<Decimal> {
+    Some(Decimal::text(s))
+}
+
+fn s(v: &str) -> Option<String> {
+    Some(v.to_string())
+}
+
+fn agent1_profile() -> AgentProfile {
+    AgentProfile {
+        id: ID::from("agent-1"),
+        email: s("amara.okafor@example.com"),
+        account_balance: d("12500.50"),
+        escrow_balance: d("830.00"),
+        bonus_earnings: d("42.75"),
+        deposit_address: s("0x7a3B9c1D2e4F5a6B7c8D9e0F1a2B3c4D5e6F7a8B"),
+        verification_status: s("verified"),
+        auto_update_deposit_rate: Some(true),
+        auto_update_withdrawal_rate: Some(false),
+        credit_line: d("5000.00"),
+        used_credit_line: d("1250.00"),
+        deposit_margin: d("1.50"),
+        withdrawal_margin: d("1.25"),
+        average_deposit_rate: d("1532.40"),
+        average_withdrawal_rate: d("1518.75"),
+        deposits_completed: Some(1024),
+        withdrawals_completed: Some(376),
+        total_deposit_fiat_amount: d("48211500.00"),
+        total_deposit_usd_amount: d("31462.18"),
+        total_withdrawal_fiat_amount: d("17650250.00"),
+        total_withdrawal_usd_amount: d("11621.90"),
+        enforce_receipt_upload: Some(true),
+        api_key: Some(mask_key(AGENT_KEY)),
+        totp: Some(TotpInfo {
+            enabled: true,
+            confirmed_at: Some(Iso8601DateTime(
+                days_from_civil(2025, 8, 14) * 86_400 + 9 * 3600 + 30 * 60,
+            )),
+        }),
+    }
+}
+
+fn agent2_profile() -> AgentProfile {
+    AgentProfile {
+        id: ID::from("agent-2"),
+        email: s("kwame.mensah@example.com"),
+        account_balance: d("3210.00"),
+        escrow_balance: d("120.00"),
+        bonus_earnings: d("5.10"),
+        deposit_address: s("0x2b4D6f8A0c2E4a6C8e0B2d4F6a8C0e2A4c6E8a0C"),
+        verification_status: s("verified"),
+        auto_update_deposit_rate: Some(false),
+        auto_update_withdrawal_rate: Some(true),
+        credit_line: d("1000.00"),
+        used_credit_line: d("0.00"),
+        deposit_margin: d("2.00"),
+        withdrawal_margin: d("1.75"),
+        average_deposit_rate: d("15.62"),
+        average_withdrawal_rate: d("15.31"),
+        deposits_completed: Some(18),
+        withdrawals_completed: Some(9),
+        total_deposit_fiat_amount: d("96850.40"),
+        total_deposit_usd_amount: d("6200.55"),
+        total_withdrawal_fiat_amount: d("40110.00"),
+        total_withdrawal_usd_amount: d("2619.80"),
+        enforce_receipt_upload: Some(false),
+        api_key: Some(mask_key(AGENT2_KEY)),
+        totp: Some(TotpInfo {
+            enabled: true,
+            confirmed_at: Some(Iso8601DateTime(
+                days_from_civil(2025, 10, 2) * 86_400 + 14 * 3600,
+            )),
+        }),
+    }
+}
+
+/// Agent 3: new, unverified, no orders, several optional fields null.
+fn agent3_profile() -> AgentProfile {
+    AgentProfile {
+        id: ID::from("agent-3"),
+        email: s("wanjiru.kamau@example.com"),
+        account_balance: d("0.00"),
+        escrow_balance: d("0.00"),
+        bonus_earnings: d("0.00"),
+        deposit_address: None,
+        verification_status: s("unverified"),
+        auto_update_deposit_rate: Some(false),
+        auto_update_withdrawal_rate: Some(false),
+        credit_line: None,
+        used_credit_line: None,
+        deposit_margin: None,
+        withdrawal_margin: None,
+        average_deposit_rate: None,
+        average_withdrawal_rate: None,
+        deposits_completed: Some(0),
+        withdrawals_completed: Some(0),
+        total_deposit_fiat_amount: d("0.00"),
+        total_deposit_usd_amount: d("0.00"),
+        total_withdrawal_fiat_amount: d("0.00"),
+        total_withdrawal_usd_amount: d("0.00"),
+        enforce_receipt_upload: None,
+        api_key: Some(mask_key(AGENT3_KEY)),
+        totp: Some(TotpInfo {
+            enabled: false,
+            confirmed_at: None,
+        }),
+    }
+}
+
+/// Currency table: (code, rate range in hundredths of local per USD, payment methods).
+const CURRENCIES: [(&str, i64, i64, &[&str]); 3] = [
+    ("NGN", 145_000, 160_000, &["bank_transfer", "opay"]),
+    (
+        "KES",
+        12_800,
+        13_050,
+        &["mpesa", "airtel_money", "bank_transfer"],
+    ),
+    (
+        "GHS",
+        1_450,
+        1_650,
+        &["mtn_momo", "mobile_money", "bank_transfer"],
+    ),
+];
+
+const SOURCES: [&str; 3] = ["api", "dashboard", "telegram_bot"];
+
+/// Data window for agent 1's orders: 2025-09-01 ..= 2026-10-31 (426 days).
+pub fn order_window() -> (i64, i64) {
+    (days_from_civil(2025, 9, 1), days_from_civil(2026, 10, 31))
+}
+
+struct OrderSeed {
+    day: i64,
+    status: P2PPaymentStatus,
+    payment_type: PaymentType,
+    currency_idx: usize,
+}
+
+fn build_order(rng: &mut SplitMix64, number: u64, seed: &OrderSeed) -> P2PPayment {
+    let created = seed.day * 86_400 + rng.range(0, 86_399);
+    let (currency, lo, hi, methods) = CURRENCIES[seed.currency_idx];
+    let method = *rng.pick(methods);
+    // Amounts: mostly small, some large (two overlapping ranges), in US cents.
+    let usd_cents = if rng.range(0, 9) < 8 {
+        rng.range(500, 50_000)
+    } else {
+        rng.range(50_000, 250_000)
+    };
+    let rate = rng.range(lo, hi); // hundredths of local currency per USD
+    let surcharge_bps = rng.range(80, 200);
+    let rate_minus = rate - rate * surcharge_bps / 10_000;
+    let local_cents = usd_cents * rate / 100;
+    let completed = seed.status == P2PPaymentStatus::Completed;
+    let canceled = seed.status == P2PPaymentStatus::Canceled;
+    let open = matches!(
+        seed.status,
+        P2PPaymentStatus::Pending | P2PPaymentStatus::PickedUp
+    );
+    let window = if seed.payment_type == PaymentType::Deposit {
+        1800
+    } else {
+        3600
+    };
+    let expires = created + window;
+    let reassign_after = open.then_some(created + 900);
+    let (y, _, _) = crate::dates::civil_from_days(seed.day);
+    P2PPayment {
+        id: ID::from(format!("p2p_{number:06}")),
+        status: seed.status,
+        payment_type: seed.payment_type,
+        exchange_rate: Some(Decimal::cents(rate)),
+        exchange_rate_minus_surcharge: Some(Decimal::cents(rate_minus)),
+        order_id: Some(format!("ORD-{y}-{number:06}")),
+        source: Some(rng.pick(&SOURCES).to_string()),
+        instant: Some(rng.range(0, 3) == 0),
+        created_at: Some(Iso8601DateTime(created)),
+        expires_at: Some(Iso8601DateTime(expires)),
+        expires_at_secs: Some(expires),
+        reassigning: Some(seed.status == P2PPaymentStatus::Pending && rng.range(0, 2) == 0),
+        reassign_after: reassign_after.map(Iso8601DateTime),
+        reassign_after_secs: reassign_after,
+        agent_cut_of_fees: Some(Decimal::cents(if canceled {
+            0
+        } else {
+            usd_cents * 50 / 10_000
+        })),
+        fx_spread_revenue: Some(Decimal::cents(if completed {
+            usd_cents * 30 / 10_000
+        } else {
+            0
+        })),
+        payment_method: Some(method.to_string()),
+        amount_local: Some(Decimal::cents(local_cents)),
+        amount_usd: Some(Decimal::cents(usd_cents)),
+        currency: Some(currency.to_string()),
+        created_secs: created,
+    }
+}
+
+fn shuffle<T>(rng: &mut SplitMix64, v: &mut [T]) {
+    for i in (1..v.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+}
+
+fn sort_desc(orders: &mut [P2PPayment]) {
+    orders.sort_by(|a, b| {
+        b.created_secs
+            .cmp(&a.created_secs)
+            .then_with(|| b.id.0.cmp(&a.id.0))
+    });
+}
+
+/// Agent 1: exactly 1,600 orders spread evenly over every day of the window.
+/// Status/type mix is exact: 1,024 completed deposits and 376 completed withdrawals
+/// (matching the profile's depositsCompleted/withdrawalsCompleted), plus 110 canceled,
+/// 35 paid, 30 pending and 25 picked_up with random types.
+fn agent1_orders() -> Vec<P2PPayment> {
+    let mut rng = SplitMix64::new(0x5EED_0001);
+    let (start, end) = order_window();
+    let days = end - start + 1;
+    let n = AGENT_ORDER_COUNTS[0];
+    let mut mix: Vec<(P2PPaymentStatus, Option<PaymentType>)> = Vec::with_capacity(n);
+    let counts = [
+        (
+            P2PPaymentStatus::Completed,
+            Some(PaymentType::Deposit),
+            1024,
+        ),
+        (
+            P2PPaymentStatus::Completed,
+            Some(PaymentType::Withdrawal),
+            376,
+        ),
+        (P2PPaymentStatus::Canceled, None, 110),
+        (P2PPaymentStatus::Paid, None, 35),
+        (P2PPaymentStatus::Pending, None, 30),
+        (P2PPaymentStatus::PickedUp, None, 25),
+    ];
+    for (status, ty, count) in counts {
+        mix.extend(std::iter::repeat_n((status, ty), count));
+    }
+    assert_eq!(mix.len(), n);
+    shuffle(&mut rng, &mut mix);
+    let mut orders: Vec<P2PPayment> = mix
+        .into_iter()
+        .enumerate()
+        .map(|(i, (status, ty))| {
+            let payment_type = ty.unwrap_or(if rng.range(0, 2) < 2 {
+                PaymentType::Deposit
+            } else {
+                PaymentType::Withdrawal
+            });
+            let roll = rng.range(0, 9);
+            let currency_idx = if roll < 5 {
+                0
+            } else if roll < 8 {
+                1
+            } else {
+                2
+            };
+            let seed = OrderSeed {
+                day: start + (i as i64 * days) / n as i64,
+                status,
+                payment_type,
+                currency_idx,
+            };
+            build_order(&mut rng, i as u64 + 1, &seed)
+        })
+        .collect();
+    sort_desc(&mut orders);
+    orders
+}
+
+/// Agent 2: 35 orders in GHS, spread over the same window.
+fn agent2_orders() -> Vec<P2PPayment> {
+    let mut rng = SplitMix64::new(0x5EED_0002);
+    let (start, end) = order_window();
+    let days = end - start + 1;
+    let n = AGENT_ORDER_COUNTS[1] as i64;
+    let mut orders: Vec<P2PPayment> = (0..n)
+        .map(|i| {
+            let status = *rng.pick(&[
+                P2PPaymentStatus::Completed,
+                P2PPaymentStatus::Completed,
+                P2PPaymentStatus::Completed,
+                P2PPaymentStatus::Canceled,
+                P2PPaymentStatus::Pending,
+                P2PPaymentStatus::Paid,
+            ]);
+            let payment_type = *rng.pick(&[PaymentType::Deposit, PaymentType::Withdrawal]);
+            let seed = OrderSeed {
+                day: start + (i * days) / n + rng.range(0, 5),
+                status,
+                payment_type,
+                currency_idx: 2,
+            };
+            build_order(&mut rng, 200_001 + i as u64, &seed)
+        })
+        .collect();
+    sort_desc(&mut orders);
+    orders
+}
+
+fn field(label: &str, identifier: &str, required: bool) -> PaymentMethodField {
+    PaymentMethodField {
+        label: label.into(),
+        identifier: identifier.into(),
+        required,
+    }
+}
+
+fn method(
+    id: &str,
+    identifier: &str,
+    label: &str,
+    fields: Vec<PaymentMethodField>,
+) -> PaymentMethodType {
+    PaymentMethodType {
+        id: ID::from(id),
+        identifier: identifier.into(),
+        label: label.into(),
+        fields,
+    }
+}
+
+fn bank_fields() -> Vec<PaymentMethodField> {
+    vec![
+        field("Bank name", "bank_name", true),
+        field("Account number", "account_number", true),
+        field("Account name", "account_name", true),
+        field("Branch code", "branch_code", false),
+    ]
+}
+
+fn mobile_fields() -> Vec<PaymentMethodField> {
+    vec![
+        field("Phone number", "phone_number", true),
+        field("Account name", "account_name", true),
+    ]
+}
+
+fn countries() -> Vec<CountryData> {
+    let country = |id: &str, name: &str, code: &str, iso: &str, cname: &str| Country {
+        id: ID::from(id),
+        name: name.into(),
+        code: code.into(),
+        currency: Currency {
+            iso_code: iso.into(),
+            name: cname.into(),
+        },
+    };
+    let rate = |code: &str, cur: &str, dep: &str, wd: &str| MarketRate {
+        country_code: code.into(),
+        currency: cur.into(),
+        deposit_rate: Decimal::text(dep),
+        withdrawal_rate: Decimal::text(wd),
+    };
+    vec![
+        CountryData {
+            country: country("1", "Nigeria", "NG", "NGN", "Nigerian Naira"),
+            methods: vec![
+                method("pmt-ng-1", "bank_transfer", "Bank transfer", bank_fields()),
+                method("pmt-ng-2", "opay", "OPay", mobile_fields()),
+            ],
+            rate: rate("NG", "NGN", "1545.50", "1512.25"),
+        },
+        CountryData {
+            country: country("2", "Kenya", "KE", "KES", "Kenyan Shilling"),
+            methods: vec![
+                method("pmt-ke-1", "mpesa", "M-Pesa", mobile_fields()),
+                method("pmt-ke-2", "airtel_money", "Airtel Money", mobile_fields()),
+                method("pmt-ke-3", "bank_transfer", "Bank transfer", bank_fields()),
+            ],
+            rate: rate("KE", "KES", "129.40", "127.85"),
+        },
+        CountryData {
+            country: country("3", "Ghana", "GH", "GHS", "Ghanaian Cedi"),
+            methods: vec![
+                method("pmt-gh-1", "mtn_momo", "MTN Mobile Money", mobile_fields()),
+                method(
+                    "pmt-gh-2",
+                    "mobile_money",
+                    "Mobile money (other networks)",
+                    mobile_fields(),
+                ),
+                method("pmt-gh-3", "bank_transfer", "Bank transfer", bank_fields()),
+            ],
+            rate: rate("GH", "GHS", "15.62", "15.18"),
+        },
+    ]
+}
+
+fn withdrawal_infos() -> Vec<WithdrawalInfo> {
+    let evm = "^0x[a-fA-F0-9]{40}$";
+    let info = |symbol: &str, name: &str, networks: &[&str]| WithdrawalInfo {
+        symbol: symbol.into(),
+        name: s(name),
+        icon: None, // filled in per request with the sandbox's own URL
+        networks: networks.iter().map(|n| n.to_string()).collect(),
+        address_regex: s(evm),
+        memo_regex: None,
+    };
+    vec![
+        info("USDC", "USD Coin", &["ETHEREUM", "BASE", "CELO", "OP"]),
+        info("USDT", "Tether USD", &["ETHEREUM", "CELO", "OP"]),
+        info("CUSD", "Celo Dollar", &["CELO"]),
+        info("ETH", "Ether", &["ETHEREUM", "BASE", "OP"]),
+    ]
+}
+
+fn payment_requests() -> Vec<MerchantPaymentRequest> {
+    let pr = |n: u32,
+              ty: PaymentType,
+              amount: &str,
+              cur: &str,
+              status: MerchantPaymentRequestStatus,
+              coin: &'static str,
+              network: &'static str| MerchantPaymentRequest {
+        id: ID::from(format!("mpr_{n:04}")),
+        payment_type: ty,
+        hosted_link: String::new(), // built per request from the sandbox URL
+        amount: Decimal::text(amount),
+        currency: cur.into(),
+        reference: format!("REF-{n}"),
+        status,
+        coin,
+        network,
+    };
+    use MerchantPaymentRequestStatus as S;
+    vec![
+        pr(
+            1001,
+            PaymentType::Deposit,
+            "25000.00",
+            "NGN",
+            S::Created,
+            "USDC",
+            "CELO",
+        ),
+        pr(
+            1002,
+            PaymentType::Withdrawal,
+            "1500.00",
+            "KES",
+            S::Completed,
+            "USDT",
+            "OP",
+        ),
+        pr(
+            1003,
+            PaymentType::Deposit,
+            "310.50",
+            "GHS",
+            S::PickedUp,
+            "CUSD",
+            "CELO",
+        ),
+        pr(
+            1004,
+            PaymentType::Deposit,
+            "12000.00",
+            "NGN",
+            S::Canceled,
+            "USDC",
+            "BASE",
+        ),
+    ]
+}
+
+impl Store {
+    pub fn seeded() -> Store {
+        Store {
+            agents: vec![
+                Agent {
+                    key: AGENT_KEY,
+                    profile: agent1_profile(),
+                    orders: agent1_orders(),
+                },
+                Agent {
+                    key: AGENT2_KEY,
+                    profile: agent2_profile(),
+                    orders: agent2_orders(),
+                },
+                Agent {
+                    key: AGENT3_KEY,
+                    profile: agent3_profile(),
+                    orders: Vec::new(),
+                },
+            ],
+            withdrawal_infos: withdrawal_infos(),
+            countries: countries(),
+            account: Account {
+                id: ID::from("merchant-1"),
+                account_balance: d("1520.00"),
+                deposit_address: s("0x9F8e7D6c5B4a39281706F5e4D3c2B1a098765432"),
+            },
+            ramp_limits: RampLimits {
+                minimum_deposit_usd: Decimal::text("5.00"),
+                maximum_deposit_usd: Decimal::text("5000.00"),
+                minimum_withdrawal_usd: Decimal::text("10.00"),
+                maximum_withdrawal_usd: Decimal::text("2500.00"),
+                daily_limit_usd: Decimal::text("10000.00"),
+            },
+            rampable_assets: vec![
+                RampableAsset {
+                    name: "USD Coin".into(),
+                    symbol: "USDC".into(),
+                    networks: vec!["ETHEREUM".into(), "BASE".into(), "CELO".into(), "OP".into()],
+                    contract_address: s("0xcebA9300f2b948710d2653dD7B07f33A8B32118C"),
+                },
+                RampableAsset {
+                    name: "Tether USD".into(),
+                    symbol: "USDT".into(),
+                    networks: vec!["ETHEREUM".into(), "CELO".into(), "OP".into()],
+                    contract_address: s("0x48065fbBE25f71C9282ddf5e1cD6D6A887483D5e"),
+                },
+                RampableAsset {
+                    name: "Celo Dollar".into(),
+                    symbol: "CUSD".into(),
+                    networks: vec!["CELO".into()],
+                    contract_address: s("0x765DE816845861e75A25fCA122bb6898B8B1282a"),
+                },
+            ],
+            payment_requests: payment_requests(),
+        }
+    }
+
+    /// Index of the agent a key belongs to.
+    pub fn agent_by_key(&self, key: &str) -> Option<usize> {
+        self.agents.iter().position(|a| a.key == key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_keys() {
+        let m = mask_key(AGENT_KEY);
+        assert_eq!(m, "SBX-SECK_************0001");
+        assert!(!m.contains(AGENT_KEY));
+    }
+
+    #[test]
+    fn agent1_orders_shape() {
+        let store = Store::seeded();
+        let orders = &store.agents[0].orders;
+        assert_eq!(orders.len(), 1600);
+        let days: std::collections::BTreeSet<i64> = orders
+            .iter()
+            .map(|o| o.created_secs.div_euclid(86_400))
+            .collect();
+        let (start, end) = order_window();
+        assert!(days.len() >= 400, "{} distinct days", days.len());
+        assert_eq!(*days.first().unwrap(), start);
+        assert_eq!(*days.last().unwrap(), end);
+        let completed_dep = orders
+            .iter()
+            .filter(|o| {
+                o.status == P2PPaymentStatus::Completed && o.payment_type == PaymentType::Deposit
+            })
+            .count();
+        assert_eq!(completed_dep, 1024);
+        for st in P2PPaymentStatus::ALL {
+            assert!(orders.iter().any(|o| o.status == st), "{st:?}");
+        }
+        let ids: std::collections::HashSet<&str> = orders.iter().map(|o| o.id.0.as_str()).collect();
+        assert_eq!(ids.len(), 1600);
+        assert!(orders
+            .windows(2)
+            .all(|w| w[0].created_secs >= w[1].created_secs));
+        assert_eq!(store.agents[1].orders.len(), 35);
+        assert!(store.agents[2].orders.is_empty());
+    }
+
+    #[test]
+    fn generation_is_deterministic() {
+        let a = Store::seeded();
+        let b = Store::seeded();
+        let ja = serde_json::to_string(&a.agents[0].orders).unwrap();
+        let jb = serde_json::to_string(&b.agents[0].orders).unwrap();
+        assert_eq!(ja, jb);
+    }
+}

@@ -1,0 +1,274 @@
+//! The two GraphQL schemas (bot and merchant), built with async-graphql.
+
+use std::sync::Arc;
+
+use async_graphql::{
+    Context, EmptyMutation, EmptySubscription, ErrorExtensions, InputObject, Object, Result,
+    Schema, SimpleObject, ID,
+};
+
+use crate::data::{
+    Account, Country, MarketRate, MerchantPaymentRequest, P2PPayment, P2PPaymentStatus,
+    PaymentMethodType, RampLimits, RampableAsset, Store, WithdrawalInfo,
+};
+use crate::scalars::Iso8601Date;
+
+pub type BotSchema = Schema<BotQuery, EmptyMutation, EmptySubscription>;
+pub type MerchantSchema = Schema<MerchantQuery, EmptyMutation, EmptySubscription>;
+
+/// Settings every resolver can read.
+#[derive(Clone, Debug)]
+pub struct SchemaConfig {
+    pub max_per_page: i32,
+    /// Origin of the sandbox (e.g. `http://127.0.0.1:8787`), used in icon and hosted links.
+    pub base_url: String,
+}
+
+/// Per-request: which agent the bot key belongs to.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentIdentity(pub usize);
+
+/// Per-request: which merchant key was used.
+#[derive(Clone, Copy, Debug)]
+pub struct MerchantIdentity {
+    pub secret: bool,
+}
+
+/// A GraphQL error with `extensions.code`.
+pub fn coded_error(message: impl Into<String>, code: &'static str) -> async_graphql::Error {
+    async_graphql::Error::new(message).extend_with(|_, e| e.set("code", code))
+}
+
+pub fn build_bot_schema(store: Arc<Store>, config: SchemaConfig) -> BotSchema {
+    Schema::build(BotQuery, EmptyMutation, EmptySubscription)
+        .data(store)
+        .data(config)
+        .finish()
+}
+
+pub fn build_merchant_schema(store: Arc<Store>, config: SchemaConfig) -> MerchantSchema {
+    Schema::build(MerchantQuery, EmptyMutation, EmptySubscription)
+        .data(store)
+        .data(config)
+        .finish()
+}
+
+/// Narrowing filters for `orderHistory`; all given filters apply together (AND).
+#[derive(InputObject, Clone, Debug, Default)]
+pub struct OrderHistoryFilter {
+    /// Exact match on `orderId`.
+    pub order_id: Option<String>,
+    pub status: Option<P2PPaymentStatus>,
+    /// Inclusive, compared with the UTC calendar date of `createdAt`.
+    pub date_from: Option<Iso8601Date>,
+    /// Inclusive, compared with the UTC calendar date of `createdAt`.
+    pub date_to: Option<Iso8601Date>,
+    /// Exact match on `paymentMethod`.
+    pub payment_method: Option<String>,
+}
+
+impl OrderHistoryFilter {
+    pub fn matches(&self, o: &P2PPayment) -> bool {
+        let day = o.created_secs.div_euclid(86_400);
+        self.order_id
+            .as_ref()
+            .is_none_or(|id| o.order_id.as_deref() == Some(id.as_str()))
+            && self.status.is_none_or(|s| o.status == s)
+            && self.date_from.is_none_or(|d| day >= d.0)
+            && self.date_to.is_none_or(|d| day <= d.0)
+            && self
+                .payment_method
+                .as_ref()
+                .is_none_or(|m| o.payment_method.as_deref() == Some(m.as_str()))
+    }
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+pub struct Pagination {
+    pub page: i32,
+    pub per_page: i32,
+    /// Number of records matching the filter (all pages).
+    pub total: i32,
+}
+
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "PaginatedP2PPayments")]
+pub struct PaginatedP2PPayments {
+    pub data: Vec<P2PPayment>,
+    pub pagination: Pagination,
+}
+
+fn icon_url(base: &str, symbol: &str) -> String {
+    format!("{base}/__sandbox/icons/{}.svg", symbol.to_ascii_lowercase())
+}
+
+pub struct BotQuery;
+
+#[Object(name = "Query")]
+impl BotQuery {
+    /// The authenticated agent's profile.
+    async fn profile(&self, ctx: &Context<'_>) -> Result<crate::data::AgentProfile> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let who = ctx.data::<AgentIdentity>()?;
+        Ok(store.agents[who.0].profile.clone())
+    }
+
+    /// The agent's P2P orders, newest first (createdAt descending, ties by id descending).
+    async fn order_history(
+        &self,
+        ctx: &Context<'_>,
+        page: i32,
+        #[graphql(default = 10)] per_page: Option<i32>,
+        filter: Option<OrderHistoryFilter>,
+    ) -> Result<PaginatedP2PPayments> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let config = ctx.data::<SchemaConfig>()?;
+        let who = ctx.data::<AgentIdentity>()?;
+        let per_page = per_page.unwrap_or(10);
+        if page < 1 {
+            return Err(coded_error(
+                format!("Argument 'page' must be >= 1 (got {page})"),
+                "BAD_USER_INPUT",
+            ));
+        }
+        if per_page < 1 || per_page > config.max_per_page {
+            return Err(coded_error(
+                format!(
+                    "Argument 'perPage' must be between 1 and {} (got {per_page})",
+                    config.max_per_page
+                ),
+                "BAD_USER_INPUT",
+            ));
+        }
+        let filter = filter.unwrap_or_default();
+        let matching: Vec<&P2PPayment> = store.agents[who.0]
+            .orders
+            .iter()
+            .filter(|o| filter.matches(o))
+            .collect();
+        let offset = (page as usize - 1).saturating_mul(per_page as usize);
+        let data = matching
+            .iter()
+            .skip(offset)
+            .take(per_page as usize)
+            .map(|o| (*o).clone())
+            .collect();
+        Ok(PaginatedP2PPayments {
+            data,
+            pagination: Pagination {
+                page,
+                per_page,
+                total: matching.len() as i32,
+            },
+        })
+    }
+
+    /// Withdrawal details for a coin; `null` for an unknown symbol (matched case-insensitively).
+    async fn withdrawal_info(
+        &self,
+        ctx: &Context<'_>,
+        symbol: String,
+    ) -> Result<Option<WithdrawalInfo>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let config = ctx.data::<SchemaConfig>()?;
+        Ok(store
+            .withdrawal_infos
+            .iter()
+            .find(|w| w.symbol.eq_ignore_ascii_case(symbol.trim()))
+            .map(|w| WithdrawalInfo {
+                icon: Some(icon_url(&config.base_url, &w.symbol)),
+                ..w.clone()
+            }))
+    }
+}
+
+pub struct MerchantQuery;
+
+#[Object(name = "Query")]
+impl MerchantQuery {
+    /// The merchant account. Needs the SECRET key; the public key gets a FORBIDDEN error.
+    async fn account(&self, ctx: &Context<'_>) -> Result<Account> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let who = ctx.data::<MerchantIdentity>()?;
+        if !who.secret {
+            return Err(coded_error(
+                "Forbidden: account data needs the secret key; a public key cannot read it",
+                "FORBIDDEN",
+            ));
+        }
+        Ok(store.account.clone())
+    }
+
+    async fn available_countries(&self, ctx: &Context<'_>) -> Result<Vec<Country>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        Ok(store.countries.iter().map(|c| c.country.clone()).collect())
+    }
+
+    /// Payment method types of a country. `country` is the country's `id` or its ISO code
+    /// (case-insensitive). Unknown country: a NOT_FOUND error.
+    #[graphql(name = "p2pPaymentMethodTypes")]
+    async fn p2p_payment_method_types(
+        &self,
+        ctx: &Context<'_>,
+        country: ID,
+    ) -> Result<Vec<PaymentMethodType>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .countries
+            .iter()
+            .find(|c| {
+                c.country.id == country || c.country.code.eq_ignore_ascii_case(country.trim())
+            })
+            .map(|c| c.methods.clone())
+            .ok_or_else(|| coded_error("Country not found", "NOT_FOUND"))
+    }
+
+    /// Indicative rates; `null` for an unknown country code (case-insensitive).
+    async fn market_rate(
+        &self,
+        ctx: &Context<'_>,
+        country_code: String,
+    ) -> Result<Option<MarketRate>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        Ok(store
+            .countries
+            .iter()
+            .find(|c| c.country.code.eq_ignore_ascii_case(country_code.trim()))
+            .map(|c| c.rate.clone()))
+    }
+
+    async fn ramp_limits(&self, ctx: &Context<'_>) -> Result<RampLimits> {
+        Ok(ctx.data::<Arc<Store>>()?.ramp_limits.clone())
+    }
+
+    async fn rampable_assets(&self, ctx: &Context<'_>) -> Result<Vec<RampableAsset>> {
+        Ok(ctx.data::<Arc<Store>>()?.rampable_assets.clone())
+    }
+
+    /// A payment request by its reference (exact, case-sensitive); `null` when unknown.
+    async fn merchant_payment_request(
+        &self,
+        ctx: &Context<'_>,
+        reference: String,
+    ) -> Result<Option<MerchantPaymentRequest>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let config = ctx.data::<SchemaConfig>()?;
+        Ok(store
+            .payment_requests
+            .iter()
+            .find(|p| p.reference == reference)
+            .map(|p| {
+                let ty = match p.payment_type {
+                    crate::data::PaymentType::Deposit => "deposit",
+                    crate::data::PaymentType::Withdrawal => "withdrawal",
+                };
+                MerchantPaymentRequest {
+                    hosted_link: format!(
+                        "{}/hosted/ramp?paymentType={ty}&coin={}&network={}&amount={}&currency={}&reference={}",
+                        config.base_url, p.coin, p.network, p.amount.0, p.currency, p.reference
+                    ),
+                    ..p.clone()
+                }
+            }))
+    }
+}

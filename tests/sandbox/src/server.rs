@@ -1,0 +1,739 @@
+//! Shared state, the axum router and its handlers.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_graphql::{PathSegment, ServerError};
+use async_graphql_axum::{rejection::GraphQLRejection, GraphQLRequest, GraphQLResponse};
+use axum::body::{to_bytes, Body};
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Serialize;
+use serde_json::{json, Value};
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+use tower_http::services::ServeDir;
+
+use crate::data::{Store, KEY_NAMES, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY};
+use crate::fault::{BodyKind, FaultSpec};
+use crate::net::ConnControl;
+use crate::schema::{
+    build_bot_schema, build_merchant_schema, AgentIdentity, BotSchema, MerchantIdentity,
+    MerchantSchema, SchemaConfig,
+};
+
+pub const TAG_HEADER: &str = "x-sandbox-tag";
+pub const FAULT_HEADER: &str = "x-sandbox-fault";
+/// Largest GraphQL request body accepted.
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// The request log keeps this many most recent entries.
+pub const LOG_CAPACITY: usize = 10_000;
+/// fail-first counters are forgotten wholesale beyond this many distinct tags.
+const MAX_FAIL_TAGS: usize = 10_000;
+
+/// Runtime settings of one sandbox instance.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub max_per_page: i32,
+    /// `http://127.0.0.1:<port>` of the main listener.
+    pub base_url: String,
+    /// `http://127.0.0.1:<ramp-port>` when `--ramp-port` was given.
+    pub ramp_url: Option<String>,
+    pub static_root: PathBuf,
+    /// Print one line per GraphQL request to stderr (never a key).
+    pub log_to_stderr: bool,
+}
+
+impl Config {
+    /// Settings for in-process tests: default port URL, no ramp port, no stderr noise.
+    pub fn for_tests() -> Config {
+        Config {
+            max_per_page: 100,
+            base_url: "http://127.0.0.1:8787".into(),
+            ramp_url: None,
+            static_root: default_static_root(),
+            log_to_stderr: false,
+        }
+    }
+}
+
+/// The repository root, fixed at compile time (`CARGO_MANIFEST_DIR/../..`).
+pub fn default_static_root() -> PathBuf {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    p.canonicalize().unwrap_or(p)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Endpoint {
+    Bot,
+    Merchant,
+}
+
+/// One recorded GraphQL request. Never contains a key.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogEntry {
+    pub seq: u64,
+    pub endpoint: Endpoint,
+    pub operation_name: Option<String>,
+    pub query: Option<String>,
+    pub variables: Value,
+    pub has_authorization: bool,
+    pub tag: Option<String>,
+    pub fault: Option<String>,
+    /// Whether the fault header actually changed this request (false past fail-first).
+    pub fault_applied: bool,
+    /// HTTP status sent; 0 when the connection was dropped without a response.
+    pub status: u16,
+}
+
+#[derive(Default)]
+struct RequestLog {
+    entries: VecDeque<LogEntry>,
+    next_seq: u64,
+}
+
+pub struct AppState {
+    pub store: Arc<Store>,
+    pub config: Config,
+    bot: BotSchema,
+    merchant: MerchantSchema,
+    log: Mutex<RequestLog>,
+    fail_counts: Mutex<HashMap<String, u64>>,
+}
+
+impl AppState {
+    pub fn new(config: Config) -> Arc<AppState> {
+        let store = Arc::new(Store::seeded());
+        let schema_config = SchemaConfig {
+            max_per_page: config.max_per_page,
+            base_url: config.base_url.clone(),
+        };
+        Arc::new(AppState {
+            bot: build_bot_schema(store.clone(), schema_config.clone()),
+            merchant: build_merchant_schema(store.clone(), schema_config),
+            store,
+            config,
+            log: Mutex::new(RequestLog {
+                entries: VecDeque::new(),
+                next_seq: 1,
+            }),
+            fail_counts: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn bot_schema(&self) -> &BotSchema {
+        &self.bot
+    }
+
+    pub fn merchant_schema(&self) -> &MerchantSchema {
+        &self.merchant
+    }
+
+    fn record(&self, mut entry: LogEntry) {
+        let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        entry.seq = log.next_seq;
+        log.next_seq += 1;
+        if self.config.log_to_stderr {
+            eprintln!(
+                "[sandbox] #{} {:?} status={} op={} tag={} fault={}{}",
+                entry.seq,
+                entry.endpoint,
+                entry.status,
+                entry.operation_name.as_deref().unwrap_or("-"),
+                entry.tag.as_deref().unwrap_or("-"),
+                entry.fault.as_deref().unwrap_or("-"),
+                if entry.fault.is_some() && !entry.fault_applied {
+                    " (not applied)"
+                } else {
+                    ""
+                },
+            );
+        }
+        log.entries.push_back(entry);
+        while log.entries.len() > LOG_CAPACITY {
+            log.entries.pop_front();
+        }
+    }
+
+    pub fn log_entries(&self, tag: Option<&str>) -> Vec<LogEntry> {
+        let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        log.entries
+            .iter()
+            .filter(|e| tag.is_none_or(|t| e.tag.as_deref() == Some(t)))
+            .cloned()
+            .collect()
+    }
+
+    pub fn clear_log(&self) {
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entries
+            .clear();
+        self.fail_counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Counts a fail-first request for `tag`; returns its 1-based number.
+    fn count_tagged(&self, tag: &str) -> u64 {
+        let mut counts = self.fail_counts.lock().unwrap_or_else(|e| e.into_inner());
+        if counts.len() >= MAX_FAIL_TAGS && !counts.contains_key(tag) {
+            counts.clear();
+        }
+        let c = counts.entry(tag.to_string()).or_insert(0);
+        *c += 1;
+        *c
+    }
+}
+
+/// Builds the whole app: GraphQL endpoints, sandbox control routes, hosted ramp page and
+/// static files, wrapped in a permissive CORS layer.
+pub fn build_router(state: Arc<AppState>) -> Router {
+    let statics = Router::new()
+        .nest_service("/pkg", ServeDir::new(state.config.static_root.join("pkg")))
+        .fallback_service(ServeDir::new(state.config.static_root.join("www")))
+        .layer(middleware::from_fn(static_headers));
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_methods([Method::POST, Method::GET, Method::OPTIONS, Method::DELETE])
+        .allow_headers(AllowHeaders::mirror_request())
+        .expose_headers([header::RETRY_AFTER])
+        .allow_private_network(true)
+        .max_age(Duration::from_secs(600));
+    Router::new()
+        .route("/service/bot/graphql", post(bot_graphql))
+        .route("/service/api/graphql", post(merchant_graphql))
+        .route("/__sandbox/info", get(info))
+        .route("/__sandbox/orders", get(orders))
+        .route(
+            "/__sandbox/requests",
+            get(list_requests).delete(clear_requests),
+        )
+        .route("/__sandbox/icons/{file}", get(icon))
+        .route("/hosted/ramp", get(ramp_page))
+        .with_state(state)
+        .merge(statics)
+        .layer(cors)
+}
+
+/// Exact content types for the wasm-pack output, and no caching of dev builds.
+async fn static_headers(req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_ascii_lowercase();
+    let mut resp = next.run(req).await;
+    if resp.status().is_success() {
+        let ct = if path.ends_with(".wasm") {
+            Some("application/wasm")
+        } else if path.ends_with(".js") || path.ends_with(".mjs") {
+            Some("text/javascript; charset=utf-8")
+        } else {
+            None
+        };
+        if let Some(ct) = ct {
+            resp.headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+        }
+        resp.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    }
+    resp
+}
+
+/// `{"data":null,"errors":[{"message":..,"extensions":{"code":..}}]}` with a status.
+pub fn graphql_error_response(status: u16, message: &str, code: &str) -> Response {
+    // A struct, not json!, so "message" comes before "extensions" as in the usual GraphQL shape.
+    #[derive(Serialize)]
+    struct Code<'a> {
+        code: &'a str,
+    }
+    #[derive(Serialize)]
+    struct Error<'a> {
+        message: &'a str,
+        extensions: Code<'a>,
+    }
+    #[derive(Serialize)]
+    struct Body<'a> {
+        data: Option<()>,
+        errors: [Error<'a>; 1],
+    }
+    let body = serde_json::to_string(&Body {
+        data: None,
+        errors: [Error {
+            message,
+            extensions: Code { code },
+        }],
+    })
+    .unwrap_or_default();
+    let mut resp = (
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        body,
+    )
+        .into_response();
+    resp.headers_mut()
+        .insert(header::CONTENT_TYPE, json_content_type());
+    resp
+}
+
+fn json_content_type() -> HeaderValue {
+    HeaderValue::from_static("application/json; charset=utf-8")
+}
+
+fn status_code_name(status: u16) -> &'static str {
+    match status {
+        400 => "BAD_REQUEST",
+        401 => "UNAUTHENTICATED",
+        403 => "FORBIDDEN",
+        404 => "NOT_FOUND",
+        408 => "REQUEST_TIMEOUT",
+        429 => "RATE_LIMITED",
+        500 => "INTERNAL_SERVER_ERROR",
+        502 => "BAD_GATEWAY",
+        503 => "SERVICE_UNAVAILABLE",
+        504 => "GATEWAY_TIMEOUT",
+        _ => "SANDBOX_FAULT",
+    }
+}
+
+/// The response a status/body fault substitutes for the real one.
+fn fault_response(status: u16, kind: BodyKind) -> Response {
+    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let reason = code.canonical_reason().unwrap_or("Error");
+    let message = format!("sandbox injected fault: HTTP {status} {reason}");
+    match kind {
+        BodyKind::Json => graphql_error_response(status, &message, status_code_name(status)),
+        BodyKind::Html => {
+            let page = format!(
+                "<!DOCTYPE html>\n<html><head><title>{status} {reason}</title></head>\
+                 <body><h1>{status} {reason}</h1><p>{message}</p><hr><p>sandbox-proxy</p></body></html>\n"
+            );
+            let mut resp = (code, page).into_response();
+            resp.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            );
+            resp
+        }
+        BodyKind::Empty => {
+            let mut resp = Response::new(Body::empty());
+            *resp.status_mut() = code;
+            resp
+        }
+        BodyKind::Truncated => {
+            let full = json!({"data": {"sandbox": {"message": message, "note": "this body is cut off on purpose"}}})
+                .to_string();
+            let cut = full[..full.len() / 2].to_string();
+            let mut resp = (code, cut).into_response();
+            resp.headers_mut()
+                .insert(header::CONTENT_TYPE, json_content_type());
+            resp
+        }
+    }
+}
+
+enum Identity {
+    Agent(usize),
+    Merchant { secret: bool },
+}
+
+/// Checks `Authorization: Bearer <key>` for an endpoint. Errors never contain the key.
+fn authenticate(
+    headers: &HeaderMap,
+    endpoint: Endpoint,
+    store: &Store,
+) -> Result<Identity, &'static str> {
+    let Some(raw) = headers.get(header::AUTHORIZATION) else {
+        return Err("Missing API key: send Authorization: Bearer <key>");
+    };
+    let raw = raw
+        .to_str()
+        .map_err(|_| "Malformed Authorization header")?
+        .trim();
+    let key = match raw.split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => return Err("Malformed Authorization header: expected 'Bearer <key>'"),
+    };
+    let agent = store.agent_by_key(key);
+    let merchant = match key {
+        MERCHANT_PUBLIC_KEY => Some(false),
+        MERCHANT_SECRET_KEY => Some(true),
+        _ => None,
+    };
+    match (endpoint, agent, merchant) {
+        (Endpoint::Bot, Some(i), _) => Ok(Identity::Agent(i)),
+        (Endpoint::Bot, None, Some(_)) => {
+            Err("A merchant key is not valid on the bot endpoint: use an agent API key")
+        }
+        (Endpoint::Merchant, _, Some(secret)) => Ok(Identity::Merchant { secret }),
+        (Endpoint::Merchant, Some(_), _) => {
+            Err("An agent key is not valid on the merchant endpoint: use a merchant key")
+        }
+        _ => Err("Invalid API key"),
+    }
+}
+
+async fn bot_graphql(State(state): State<Arc<AppState>>, req: Request) -> Response {
+    graphql_endpoint(state, Endpoint::Bot, req).await
+}
+
+async fn merchant_graphql(State(state): State<Arc<AppState>>, req: Request) -> Response {
+    graphql_endpoint(state, Endpoint::Merchant, req).await
+}
+
+fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .map(|v| match v.to_str() {
+            Ok(s) => s.trim().to_string(),
+            Err(_) => String::from_utf8_lossy(v.as_bytes()).trim().to_string(),
+        })
+        .filter(|s| !s.is_empty())
+}
+
+/// Status logged for a request whose client went away before it was answered (for example
+/// it timed out during `delay=`), as nginx does.
+pub const STATUS_CLIENT_GONE: u16 = 499;
+
+/// A request-log entry that is written exactly once: with the response's status, with 0 for
+/// a dropped connection, or, if the handler is cancelled first, with 499.
+struct PendingLog {
+    state: Arc<AppState>,
+    entry: Option<LogEntry>,
+}
+
+impl PendingLog {
+    fn record(&mut self, status: u16) {
+        if let Some(mut entry) = self.entry.take() {
+            entry.status = status;
+            self.state.record(entry);
+        }
+    }
+
+    fn finish(mut self, resp: Response) -> Response {
+        self.record(resp.status().as_u16());
+        resp
+    }
+}
+
+impl Drop for PendingLog {
+    fn drop(&mut self) {
+        self.record(STATUS_CLIENT_GONE);
+    }
+}
+
+/// The GraphQL endpoints: fault handling, auth, execution, logging.
+async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let conn = parts.extensions.get::<Arc<ConnControl>>().cloned();
+    let tag = header_text(&parts.headers, TAG_HEADER);
+    let fault_text = header_text(&parts.headers, FAULT_HEADER);
+    let body = to_bytes(body, MAX_BODY_BYTES).await;
+
+    // What the log records about the request, read leniently from the JSON body.
+    let peek: Value = body
+        .as_ref()
+        .ok()
+        .and_then(|b| serde_json::from_slice(b).ok())
+        .unwrap_or(Value::Null);
+    let entry = LogEntry {
+        seq: 0,
+        endpoint,
+        operation_name: peek
+            .get("operationName")
+            .and_then(Value::as_str)
+            .map(String::from),
+        query: peek.get("query").and_then(Value::as_str).map(String::from),
+        variables: peek.get("variables").cloned().unwrap_or(Value::Null),
+        has_authorization: parts.headers.contains_key(header::AUTHORIZATION),
+        tag: tag.clone(),
+        fault: fault_text.clone(),
+        fault_applied: false,
+        status: 0,
+    };
+    let mut log = PendingLog {
+        state: state.clone(),
+        entry: Some(entry),
+    };
+
+    // 1. Fault spec.
+    let mut fault = match fault_text.as_deref().map(FaultSpec::parse) {
+        None => FaultSpec::default(),
+        Some(Ok(f)) => f,
+        Some(Err(e)) => {
+            return log.finish(graphql_error_response(
+                400,
+                &e.to_string(),
+                "BAD_FAULT_SPEC",
+            ))
+        }
+    };
+    if let Some(n) = fault.fail_first {
+        let Some(tag) = tag.as_deref() else {
+            return log.finish(graphql_error_response(
+                400,
+                "malformed x-sandbox-fault header: fail-first needs an x-sandbox-tag header",
+                "BAD_FAULT_SPEC",
+            ));
+        };
+        if state.count_tagged(tag) > n {
+            fault = FaultSpec::default();
+        }
+    }
+    if let Some(e) = log.entry.as_mut() {
+        e.fault_applied = !fault.is_noop();
+    }
+
+    // 2. Delay, drop, substituted responses (a proxy in front of the service: before auth).
+    if let Some(ms) = fault.delay_ms {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    if fault.drop {
+        if let Some(conn) = conn {
+            log.record(0);
+            conn.abort();
+            // The connection task drops the socket now; this future is never resumed.
+            return std::future::pending::<Response>().await;
+        }
+        // In-process call (no TCP connection): the closest thing is a 502.
+        let resp = graphql_error_response(
+            502,
+            "sandbox drop fault: no TCP connection to drop (in-process call)",
+            "SANDBOX_FAULT",
+        );
+        return log.finish(resp);
+    }
+    let retry_after = fault
+        .retry_after
+        .as_deref()
+        .and_then(|v| HeaderValue::from_str(v).ok());
+    let with_retry_after = |mut resp: Response| {
+        if let Some(v) = &retry_after {
+            resp.headers_mut().insert(header::RETRY_AFTER, v.clone());
+        }
+        resp
+    };
+    if fault.replaces_response() {
+        let resp = fault_response(fault.replacement_status(), fault.body_kind());
+        return log.finish(with_retry_after(resp));
+    }
+
+    // 3. Authentication.
+    let identity = match authenticate(&parts.headers, endpoint, &state.store) {
+        Ok(id) => id,
+        Err(message) => {
+            let mut resp = graphql_error_response(401, message, "UNAUTHENTICATED");
+            resp.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return log.finish(with_retry_after(resp));
+        }
+    };
+
+    // 4. The GraphQL request, parsed by async-graphql's own HTTP layer.
+    let body = match body {
+        Ok(b) => b,
+        Err(_) => {
+            let resp = graphql_error_response(413, "Request body too large", "BAD_REQUEST");
+            return log.finish(with_retry_after(resp));
+        }
+    };
+    let http_req = Request::from_parts(parts, Body::from(body));
+    let gql = match GraphQLRequest::<GraphQLRejection>::from_request(http_req, &()).await {
+        Ok(r) => r.into_inner(),
+        Err(rejection) => {
+            let resp = graphql_error_response(
+                400,
+                &format!("Invalid GraphQL request: {}", rejection.0),
+                "BAD_REQUEST",
+            );
+            return log.finish(with_retry_after(resp));
+        }
+    };
+
+    // 5. Execute.
+    let partial_field = fault
+        .partial
+        .then(|| first_top_level_field(&gql.query, gql.operation_name.as_deref()));
+    let mut response = match identity {
+        Identity::Agent(i) => state.bot.execute(gql.data(AgentIdentity(i))).await,
+        Identity::Merchant { secret } => {
+            state
+                .merchant
+                .execute(gql.data(MerchantIdentity { secret }))
+                .await
+        }
+    };
+    add_error_codes(&mut response);
+    propagate_root_nulls(&mut response);
+    if let Some(field) = partial_field {
+        let mut err = ServerError::new("sandbox partial failure", None);
+        err.path = field.map(PathSegment::Field).into_iter().collect();
+        let mut ext = async_graphql::ErrorExtensionValues::default();
+        ext.set("code", "PARTIAL");
+        err.extensions = Some(ext);
+        response.errors.push(err);
+    }
+    let mut resp = GraphQLResponse::from(response).into_response();
+    resp.headers_mut()
+        .insert(header::CONTENT_TYPE, json_content_type());
+    if let Some(status) = fault.status {
+        *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    }
+    log.finish(with_retry_after(resp))
+}
+
+/// Gives every engine error an `extensions.code`, like the real service's server does:
+/// bad argument/variable values → BAD_USER_INPUT, unparsable documents →
+/// GRAPHQL_PARSE_FAILED, other document errors → GRAPHQL_VALIDATION_FAILED.
+fn add_error_codes(response: &mut async_graphql::Response) {
+    for err in &mut response.errors {
+        if err
+            .extensions
+            .as_ref()
+            .is_some_and(|e| e.get("code").is_some())
+        {
+            continue;
+        }
+        let m = err.message.as_str();
+        let code = if m.starts_with("Failed to parse")
+            || m.starts_with("Invalid value for argument")
+            || (m.starts_with("Variable") && !err.path.is_empty())
+        {
+            "BAD_USER_INPUT"
+        } else if m.contains("-->") && err.path.is_empty() {
+            "GRAPHQL_PARSE_FAILED"
+        } else if err.path.is_empty() {
+            "GRAPHQL_VALIDATION_FAILED"
+        } else {
+            "INTERNAL_SERVER_ERROR"
+        };
+        err.extensions
+            .get_or_insert_with(Default::default)
+            .set("code", code);
+    }
+}
+
+/// GraphQL null propagation up to the root, which async-graphql skips for root fields: when
+/// a non-null root field fails, async-graphql leaves its key out of `data`; the spec (and
+/// the real service) then answer `data: null`.
+fn propagate_root_nulls(response: &mut async_graphql::Response) {
+    let async_graphql::Value::Object(data) = &response.data else {
+        return;
+    };
+    let failed_non_null_root = response.errors.iter().any(|e| match e.path.first() {
+        Some(PathSegment::Field(key)) => !data.contains_key(key.as_str()),
+        _ => false,
+    });
+    if failed_non_null_root {
+        response.data = async_graphql::Value::Null;
+    }
+}
+
+/// Response key (alias or name) of the first field the chosen operation selects.
+pub fn first_top_level_field(query: &str, operation_name: Option<&str>) -> Option<String> {
+    use async_graphql::parser::types::{
+        DocumentOperations, ExecutableDocument, Selection, SelectionSet,
+    };
+    fn first(doc: &ExecutableDocument, set: &SelectionSet, depth: usize) -> Option<String> {
+        if depth > 16 {
+            return None;
+        }
+        set.items.iter().find_map(|sel| match &sel.node {
+            Selection::Field(f) => Some(f.node.response_key().node.to_string()),
+            Selection::InlineFragment(i) => first(doc, &i.node.selection_set.node, depth + 1),
+            Selection::FragmentSpread(s) => doc
+                .fragments
+                .get(&s.node.fragment_name.node)
+                .and_then(|frag| first(doc, &frag.node.selection_set.node, depth + 1)),
+        })
+    }
+    let doc = async_graphql::parser::parse_query(query).ok()?;
+    let op = match (&doc.operations, operation_name) {
+        (DocumentOperations::Single(op), _) => op,
+        (DocumentOperations::Multiple(ops), Some(name)) => {
+            ops.iter().find(|(n, _)| n.as_str() == name)?.1
+        }
+        (DocumentOperations::Multiple(ops), None) => ops.values().next()?,
+    };
+    first(&doc, &op.node.selection_set.node, 0)
+}
+
+async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
+    let keys: serde_json::Map<String, Value> = KEY_NAMES
+        .iter()
+        .map(|(name, key)| (name.to_string(), Value::from(*key)))
+        .collect();
+    Json(json!({
+        "keys": keys,
+        "maxPerPage": state.config.max_per_page,
+        "rampUrl": state.config.ramp_url,
+        "sandboxUrl": state.config.base_url,
+        "rampPagePath": "/hosted/ramp",
+    }))
+}
+
+async fn orders(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let Some(agent) = q.get("agent") else {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": "missing ?agent=1|2|3"})),
+        )
+            .into_response();
+    };
+    let n: Option<usize> = agent.trim().trim_start_matches("agent-").parse().ok();
+    match n
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| state.store.agents.get(i))
+    {
+        Some(a) => Json(&a.orders).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": "unknown agent (use 1, 2 or 3)"})),
+        )
+            .into_response(),
+    }
+}
+
+async fn list_requests(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Json<Vec<LogEntry>> {
+    Json(state.log_entries(q.get("tag").map(String::as_str)))
+}
+
+async fn clear_requests(State(state): State<Arc<AppState>>) -> StatusCode {
+    state.clear_log();
+    StatusCode::NO_CONTENT
+}
+
+async fn icon(Path(file): Path<String>, State(state): State<Arc<AppState>>) -> Response {
+    let symbol = file.strip_suffix(".svg").unwrap_or("");
+    let Some(w) = state
+        .store
+        .withdrawal_infos
+        .iter()
+        .find(|w| w.symbol.eq_ignore_ascii_case(symbol))
+    else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\" viewBox=\"0 0 64 64\">\
+         <circle cx=\"32\" cy=\"32\" r=\"30\" fill=\"#2775ca\"/>\
+         <text x=\"32\" y=\"38\" font-family=\"sans-serif\" font-size=\"14\" text-anchor=\"middle\" fill=\"#fff\">{}</text></svg>",
+        w.symbol
+    );
+    ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()
+}
+
+async fn ramp_page() -> Html<&'static str> {
+    Html(crate::ramp::RAMP_PAGE_HTML)
+}

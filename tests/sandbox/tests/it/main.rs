@@ -1,0 +1,12 @@
+//! Integration tests for the settlement sandbox: one test binary, one module per concern.
+//! Most tests drive the axum router in-process (`tower::ServiceExt::oneshot`); the few that
+//! need a real TCP socket (drop fault, start-up contract, browser) start real listeners.
+
+mod auth;
+mod bot;
+mod cli_binary;
+mod cors_static;
+mod faults;
+mod merchant;
+mod request_log;
+mod util;

@@ -1,0 +1,202 @@
+use serde_json::{json, Value};
+use settlement_sandbox::data::{MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY};
+
+use crate::util::*;
+
+#[tokio::test]
+async fn available_countries() {
+    let sb = sandbox();
+    let v = sb
+        .merchant(
+            MERCHANT_PUBLIC_KEY,
+            "{ availableCountries { id name code currency { isoCode name } } }",
+            Value::Null,
+        )
+        .await;
+    assert_eq!(
+        v["data"]["availableCountries"],
+        json!([
+            {"id": "1", "name": "Nigeria", "code": "NG", "currency": {"isoCode": "NGN", "name": "Nigerian Naira"}},
+            {"id": "2", "name": "Kenya", "code": "KE", "currency": {"isoCode": "KES", "name": "Kenyan Shilling"}},
+            {"id": "3", "name": "Ghana", "code": "GH", "currency": {"isoCode": "GHS", "name": "Ghanaian Cedi"}}
+        ])
+    );
+}
+
+#[tokio::test]
+async fn payment_method_types_by_id_or_code() {
+    let sb = sandbox();
+    let q = "query M($c: ID!) { p2pPaymentMethodTypes(country: $c) { id identifier label fields { label identifier required } } }";
+    let by_code = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "KE"}))
+        .await;
+    let by_id = sb.merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "2"})).await;
+    let lower = sb
+        .merchant(MERCHANT_SECRET_KEY, q, json!({"c": "ke"}))
+        .await;
+    assert_eq!(by_code, by_id);
+    assert_eq!(by_code, lower);
+    let methods = by_code["data"]["p2pPaymentMethodTypes"].as_array().unwrap();
+    let ids: Vec<&str> = methods
+        .iter()
+        .map(|m| m["identifier"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["mpesa", "airtel_money", "bank_transfer"]);
+    assert_eq!(
+        methods[0]["fields"][0],
+        json!({"label": "Phone number", "identifier": "phone_number", "required": true})
+    );
+    let ng = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "NG"}))
+        .await;
+    let bank = &ng["data"]["p2pPaymentMethodTypes"][0];
+    assert_eq!(bank["identifier"], "bank_transfer");
+    assert!(bank["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["required"] == false));
+    let gh = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "GH"}))
+        .await;
+    assert_eq!(
+        gh["data"]["p2pPaymentMethodTypes"][0]["identifier"],
+        "mtn_momo"
+    );
+    // Unknown country: NOT_FOUND error, data null (the list is non-null).
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "ZZ"}))
+        .await;
+    assert_eq!(v["data"], Value::Null);
+    assert_eq!(first_code(&v), "NOT_FOUND");
+    assert_eq!(v["errors"][0]["path"], json!(["p2pPaymentMethodTypes"]));
+}
+
+#[tokio::test]
+async fn market_rate_and_unknown_country() {
+    let sb = sandbox();
+    let q = "query R($c: String!) { marketRate(countryCode: $c) { countryCode currency depositRate withdrawalRate } }";
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "NG"}))
+        .await;
+    assert_eq!(
+        v["data"]["marketRate"],
+        json!({"countryCode": "NG", "currency": "NGN", "depositRate": "1545.50", "withdrawalRate": "1512.25"})
+    );
+    for c in ["KE", "gh"] {
+        let v = sb.merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": c})).await;
+        assert!(v["data"]["marketRate"]["depositRate"].is_string());
+    }
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"c": "US"}))
+        .await;
+    assert_eq!(v, json!({"data": {"marketRate": null}}));
+}
+
+#[tokio::test]
+async fn ramp_limits_and_assets() {
+    let sb = sandbox();
+    let v = sb
+        .merchant(
+            MERCHANT_PUBLIC_KEY,
+            "{ rampLimits { minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd dailyLimitUsd } \
+               rampableAssets { name symbol networks contractAddress } }",
+            Value::Null,
+        )
+        .await;
+    assert_eq!(
+        v["data"]["rampLimits"],
+        json!({"minimumDepositUsd": "5.00", "maximumDepositUsd": "5000.00", "minimumWithdrawalUsd": "10.00",
+               "maximumWithdrawalUsd": "2500.00", "dailyLimitUsd": "10000.00"})
+    );
+    let assets = v["data"]["rampableAssets"].as_array().unwrap();
+    let symbols: Vec<&str> = assets
+        .iter()
+        .map(|a| a["symbol"].as_str().unwrap())
+        .collect();
+    assert_eq!(symbols, ["USDC", "USDT", "CUSD"]);
+    assert_eq!(
+        assets[0]["networks"],
+        json!(["ETHEREUM", "BASE", "CELO", "OP"])
+    );
+    assert!(assets
+        .iter()
+        .all(|a| a["contractAddress"].as_str().unwrap().len() == 42));
+}
+
+#[tokio::test]
+async fn merchant_payment_requests() {
+    let sb = sandbox();
+    let q = "query P($r: String!) { merchantPaymentRequest(reference: $r) { id paymentType hostedLink amount currency reference status } }";
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"r": "REF-1001"}))
+        .await;
+    let p = &v["data"]["merchantPaymentRequest"];
+    assert_eq!(p["id"], "mpr_1001");
+    assert_eq!(p["paymentType"], "deposit");
+    assert_eq!(p["amount"], "25000.00");
+    assert_eq!(p["currency"], "NGN");
+    assert_eq!(p["reference"], "REF-1001");
+    assert_eq!(p["status"], "created");
+    let link = p["hostedLink"].as_str().unwrap();
+    assert!(
+        link.starts_with("http://127.0.0.1:8787/hosted/ramp?"),
+        "{link}"
+    );
+    assert!(
+        link.contains("reference=REF-1001")
+            && link.contains("coin=USDC")
+            && link.contains("network=CELO")
+    );
+    assert!(!link.contains("key="), "hosted links never carry a key");
+    let statuses: Vec<String> = {
+        let mut out = Vec::new();
+        for r in ["REF-1002", "REF-1003", "REF-1004"] {
+            let v = sb.merchant(MERCHANT_SECRET_KEY, q, json!({"r": r})).await;
+            out.push(
+                v["data"]["merchantPaymentRequest"]["status"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
+        }
+        out
+    };
+    assert_eq!(statuses, ["completed", "picked_up", "canceled"]);
+    for unknown in ["REF-9999", "ref-1001"] {
+        let v = sb
+            .merchant(MERCHANT_PUBLIC_KEY, q, json!({"r": unknown}))
+            .await;
+        assert_eq!(v, json!({"data": {"merchantPaymentRequest": null}}));
+    }
+}
+
+#[tokio::test]
+async fn merchant_introspection_lists_the_queries() {
+    let sb = sandbox();
+    let v = sb
+        .merchant(
+            MERCHANT_PUBLIC_KEY,
+            "{ __schema { queryType { name fields { name } } } }",
+            Value::Null,
+        )
+        .await;
+    let fields: Vec<&str> = v["data"]["__schema"]["queryType"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "account",
+            "availableCountries",
+            "p2pPaymentMethodTypes",
+            "marketRate",
+            "rampLimits",
+            "rampableAssets",
+            "merchantPaymentRequest"
+        ]
+    );
+}
