@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make bench`: build the package, bundle graphql-request for the comparison, start a release
+# sandbox that allows 1,000-row pages, and run tests/bench/bench.mjs in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+scripts/build-pkg.sh
+root=target/bench-root
+rm -rf "$root" && mkdir -p "$root/www/vendor"
+cp tests/bench/page/* "$root/www/"
+ln -s "$PWD/pkg" "$root/pkg"
+node_modules/.bin/esbuild --bundle --format=esm --minify --log-level=warning \
+  --outfile="$root/www/vendor/graphql-request.js" node_modules/graphql-request/build/entrypoints/main.js
+printf 'graphql-request bundle: %d B raw, %d B gzip\n' "$(wc -c <"$root/www/vendor/graphql-request.js")" "$(gzip -9c "$root/www/vendor/graphql-request.js" | wc -c)"
+scripts/with-sandbox.sh --release --static-root "$root" --max-per-page 1000 -- node tests/bench/bench.mjs

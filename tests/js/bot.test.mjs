@@ -1,0 +1,308 @@
+// BotClient against the sandbox, in Node, through the package imported by name.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { BotClient, SettlementError } from "settlement-wasm";
+import {
+  SANDBOX_URL, AGENT_KEY, AGENT3_KEY, uniqueTag, requestsTagged, allOrders, serializeError, expectCode,
+} from "./helpers.mjs";
+
+const bot = (extra = {}) => new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, ...extra });
+// A client whose requests carry a sandbox tag (for the request log) and optionally a fault.
+const faulty = (fault, tag, extra = {}) =>
+  bot({ headers: fault ? { "x-sandbox-fault": fault, "x-sandbox-tag": tag } : { "x-sandbox-tag": tag }, ...extra });
+
+describe("profile", () => {
+  test("default selection: the seeded values, every listed field, never apiKey", async () => {
+    const p = await bot().profile();
+    assert.equal(p.id, "agent-1");
+    assert.equal(p.email, "amara.okafor@example.com");
+    assert.equal(p.accountBalance, "12500.50");
+    assert.equal(p.escrowBalance, "830.00");
+    assert.equal(p.bonusEarnings, "42.75");
+    assert.equal(p.creditLine, "5000.00");
+    assert.equal(p.usedCreditLine, "1250.00");
+    assert.equal(p.verificationStatus, "verified");
+    for (const f of ["depositAddress", "autoUpdateDepositRate", "depositMargin", "averageWithdrawalRate",
+      "depositsCompleted", "withdrawalsCompleted", "totalDepositUsdAmount", "enforceReceiptUpload"]) {
+      assert.ok(f in p, `default selection has ${f}`);
+    }
+    assert.ok(!("apiKey" in p), "apiKey is never selected by default");
+  });
+
+  test("fields: only the chosen ones, dotted paths select nested fields", async () => {
+    const p = await bot().profile({ fields: ["id", "accountBalance", "totp.enabled"] });
+    assert.deepEqual(Object.keys(p).sort(), ["accountBalance", "id", "totp"]);
+    assert.equal(typeof p.totp.enabled, "boolean");
+  });
+
+  test("fields: an invalid GraphQL name is refused before any request", async () => {
+    const tag = uniqueTag("badfield");
+    const c = faulty("", tag);
+    const e = await expectCode(assert, SettlementError, () => c.profile({ fields: ["id", "x { apiKey }"] }), "invalid_input");
+    assert.equal(e.field, "fields");
+    assert.equal((await requestsTagged(tag)).length, 0, "nothing was sent");
+  });
+
+  test("a wrong key is unauthorized (401) and the key appears nowhere in the error", async () => {
+    const key = "SBX-SECK_not-a-real-key-9f8e7d";
+    const e = await expectCode(assert, SettlementError, () => new BotClient({ baseUrl: SANDBOX_URL, apiKey: key }).profile(), "unauthorized");
+    assert.equal(e.status, 401);
+    assert.ok(!serializeError(e).includes(key));
+  });
+
+  test("no apiKey (proxy mode) sends no Authorization header", async () => {
+    const tag = uniqueTag("noauth");
+    const c = new BotClient({ baseUrl: SANDBOX_URL, headers: { "x-sandbox-tag": tag } });
+    await expectCode(assert, SettlementError, () => c.profile(), "unauthorized");
+    const log = await requestsTagged(tag);
+    assert.equal(log.length, 1);
+    assert.equal(log[0].hasAuthorization, false);
+  });
+
+  test("endpoint: a full URL instead of baseUrl", async () => {
+    const c = new BotClient({ endpoint: `${SANDBOX_URL}/service/bot/graphql`, apiKey: AGENT_KEY });
+    assert.equal((await c.profile({ fields: ["id"] })).id, "agent-1");
+  });
+
+  test("baseUrl with trailing slashes", async () => {
+    const c = new BotClient({ baseUrl: `${SANDBOX_URL}//`, apiKey: AGENT_KEY });
+    assert.equal((await c.profile({ fields: ["id"] })).id, "agent-1");
+  });
+});
+
+describe("constructor options", () => {
+  const bad = [
+    [{}, "baseUrl"],
+    [{ baseUrl: SANDBOX_URL, endpoint: `${SANDBOX_URL}/x` }, "endpoint"],
+    [{ baseUrl: "not a url" }, "baseUrl"],
+    [{ baseUrl: SANDBOX_URL, timeoutMs: -1 }, "timeoutMs"],
+    [{ baseUrl: SANDBOX_URL, maxRetries: 1.5 }, "maxRetries"],
+    [{ baseUrl: SANDBOX_URL, headers: { Authorization: "Bearer x" } }, "headers"],
+    [{ baseUrl: SANDBOX_URL, headers: { "content-type": "text/plain" } }, "headers"],
+    [{ baseUrl: SANDBOX_URL, fetch: 42 }, "fetch"],
+  ];
+  for (const [opts, field] of bad) {
+    test(`refuses ${JSON.stringify(opts)} naming ${field}`, () => {
+      let caught;
+      try { new BotClient(opts); } catch (e) { caught = e; }
+      assert.ok(caught instanceof SettlementError, `threw ${caught}`);
+      assert.equal(caught.code, "invalid_input");
+      assert.ok(caught.field === field || (field === "baseUrl" && ["baseUrl", "endpoint"].includes(caught.field)), `field was ${caught.field}`);
+    });
+  }
+
+  test("a custom fetch is used instead of the global one", async () => {
+    let calls = 0;
+    const c = bot({ fetch: (url, init) => { calls += 1; return fetch(url, init); } });
+    await c.profile({ fields: ["id"] });
+    assert.equal(calls, 1);
+  });
+});
+
+describe("orderHistory", () => {
+  test("first page: 10 rows by default, exact total, pagination echoed", async () => {
+    const all = await allOrders();
+    const page = await bot().orderHistory({ page: 1 });
+    assert.equal(page.data.length, 10);
+    assert.deepEqual(page.pagination, { page: 1, perPage: 10, total: all.length });
+    assert.equal(page.pagination.total, 1600);
+    assert.ok(Array.isArray(page.data));
+    for (const k of ["id", "status", "paymentType", "orderId", "createdAt"]) assert.ok(k in page.data[0], k);
+  });
+
+  const filters = {
+    status: (o, v) => o.status === v,
+    paymentMethod: (o, v) => o.paymentMethod === v,
+    orderId: (o, v) => o.orderId === v,
+    dateFrom: (o, v) => o.createdAt.slice(0, 10) >= v,
+    dateTo: (o, v) => o.createdAt.slice(0, 10) <= v,
+  };
+  async function check(filter) {
+    const all = await allOrders();
+    const expected = all.filter((o) => Object.entries(filter).every(([k, v]) => filters[k](o, v)));
+    const page = await bot().orderHistory({ page: 1, perPage: 100, filter });
+    assert.equal(page.pagination.total, expected.length, `total for ${JSON.stringify(filter)}`);
+    assert.deepEqual(page.data.map((o) => o.id), expected.slice(0, 100).map((o) => o.id));
+    return expected.length;
+  }
+  test("each filter alone narrows exactly as the data says", async () => {
+    const sample = (await allOrders())[137];
+    assert.ok(await check({ status: "canceled" }) > 0);
+    assert.ok(await check({ paymentMethod: sample.paymentMethod }) > 0);
+    assert.equal(await check({ orderId: sample.orderId }), 1);
+    assert.ok(await check({ dateFrom: "2026-10-01" }) > 0);
+    assert.ok(await check({ dateTo: "2025-09-30" }) > 0);
+  });
+  test("all five filters combined", async () => {
+    const sample = (await allOrders())[500];
+    const day = sample.createdAt.slice(0, 10);
+    assert.equal(await check({
+      status: sample.status, paymentMethod: sample.paymentMethod, orderId: sample.orderId, dateFrom: day, dateTo: day,
+    }), 1);
+    assert.ok(await check({ status: "completed", paymentMethod: sample.paymentMethod, dateFrom: "2026-01-01", dateTo: "2026-03-31" }) > 0);
+  });
+  test("a JS Date is accepted and formatted as its UTC date", async () => {
+    const a = await bot().orderHistory({ page: 1, filter: { dateFrom: new Date(Date.UTC(2026, 9, 1, 23, 0)) } });
+    const b = await bot().orderHistory({ page: 1, filter: { dateFrom: "2026-10-01" } });
+    assert.equal(a.pagination.total, b.pagination.total);
+  });
+  test("a hostile orderId travels verbatim as a variable and matches nothing", async () => {
+    const tag = uniqueTag("hostile");
+    const hostile = `") { __schema { types { name } } } # "' \\ {}`;
+    const page = await faulty("", tag).orderHistory({ page: 1, filter: { orderId: hostile } });
+    assert.equal(page.pagination.total, 0);
+    assert.deepEqual(page.data, []);
+    const [entry] = await requestsTagged(tag);
+    assert.equal(entry.variables.filter.orderId, hostile);
+    assert.ok(!entry.query.includes("__schema"), "the document never contains the input");
+  });
+  test("invalid inputs are refused before sending, naming the argument", async () => {
+    const tag = uniqueTag("invalid");
+    const c = faulty("", tag);
+    const cases = [
+      [{ page: 0 }, "page"], [{ page: 1.5 }, "page"], [{ page: "1" }, "page"], [{}, "page"],
+      [{ page: 1, perPage: 0 }, "perPage"], [{ page: 1, perPage: 2.5 }, "perPage"],
+      [{ page: 1, filter: { dateFrom: "2025-02-29" } }, "filter.dateFrom"],
+      [{ page: 1, filter: { dateTo: "2025-13-01" } }, "filter.dateTo"],
+      [{ page: 1, filter: { dateFrom: "2026-02-01", dateTo: "2026-01-01" } }, "filter.dateFrom"],
+      [{ page: 1, filter: { status: "not valid!" } }, "filter.status"],
+      [{ page: 1, filter: { orderId: "" } }, "filter.orderId"],
+      [{ page: 1, filter: { paymentMethod: "" } }, "filter.paymentMethod"],
+    ];
+    for (const [args, field] of cases) {
+      const e = await expectCode(assert, SettlementError, () => c.orderHistory(args), "invalid_input");
+      assert.equal(e.field, field, `field for ${JSON.stringify(args)}`);
+    }
+    assert.equal((await requestsTagged(tag)).length, 0, "no request was sent for any invalid input");
+  });
+  test("an unknown status name passes the client and reaches the server", async () => {
+    const tag = uniqueTag("unknownstatus");
+    const e = await expectCode(assert, SettlementError, () => faulty("", tag).orderHistory({ page: 1, filter: { status: "refunded" } }), "graphql");
+    assert.ok(e.graphqlErrors.length >= 1);
+    assert.equal((await requestsTagged(tag)).length, 1);
+  });
+  test("perPage has no invented client cap: the server's own limit answers", async () => {
+    const e = await expectCode(assert, SettlementError, () => bot().orderHistory({ page: 1, perPage: 5000 }), "graphql");
+    assert.ok(e.graphqlErrors[0].message.length > 0);
+  });
+  test("an agent with no orders gets an empty page", async () => {
+    const c = new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT3_KEY });
+    const page = await c.orderHistory({ page: 1 });
+    assert.deepEqual(page.data, []);
+    assert.equal(page.pagination.total, 0);
+  });
+});
+
+describe("orders() iterator", () => {
+  test("yields exactly total records, fetching pages lazily", async () => {
+    const tag = uniqueTag("iter");
+    const all = await allOrders();
+    const filter = { status: "canceled" };
+    const expected = all.filter((o) => o.status === "canceled");
+    const ids = [];
+    for await (const o of faulty("", tag).orders({ perPage: 40, filter })) ids.push(o.id);
+    assert.deepEqual(ids, expected.map((o) => o.id));
+    assert.equal((await requestsTagged(tag)).length, Math.ceil(expected.length / 40));
+  });
+  test("breaking out early stops fetching", async () => {
+    const tag = uniqueTag("iterbreak");
+    let n = 0;
+    for await (const _ of faulty("", tag).orders({ perPage: 10 })) { if (++n === 15) break; }
+    assert.equal((await requestsTagged(tag)).length, 2);
+  });
+});
+
+describe("withdrawalInfo", () => {
+  for (const sym of ["USDC", "USDT", "CUSD", "ETH"]) {
+    test(`${sym}: networks and patterns`, async () => {
+      const w = await bot().withdrawalInfo(`  ${sym.toLowerCase()} `);
+      assert.equal(w.symbol, sym);
+      assert.ok(Array.isArray(w.networks) && w.networks.length > 0);
+      assert.ok("addressRegex" in w);
+    });
+  }
+  test("empty symbol refused", async () => {
+    const e = await expectCode(assert, SettlementError, () => bot().withdrawalInfo("   "), "invalid_input");
+    assert.equal(e.field, "symbol");
+  });
+});
+
+describe("request()", () => {
+  test("any query with variables", async () => {
+    const data = await bot().request("query Q($s: String!) { withdrawalInfo(symbol: $s) { symbol networks } }", { s: "USDT" });
+    assert.equal(data.withdrawalInfo.symbol, "USDT");
+  });
+  test("GraphQL errors keep message, path, locations, extensions", async () => {
+    const e = await expectCode(assert, SettlementError, () => bot().request("{ nope }"), "graphql");
+    assert.ok(e.graphqlErrors.length >= 1);
+    assert.equal(typeof e.graphqlErrors[0].message, "string");
+  });
+});
+
+describe("errors and resilience", () => {
+  const faultCases = [
+    ["status=403", "forbidden", 403],
+    ["status=404", "http", 404],
+    ["status=500;body=html", "http", 500],
+    ["status=400;body=empty", "http", 400],
+    ["body=truncated", "decode", 200],
+    ["body=html", "decode", 200],
+  ];
+  for (const [fault, code, status] of faultCases) {
+    test(`fault ${fault} → ${code}`, async () => {
+      const tag = uniqueTag("fault");
+      const e = await expectCode(assert, SettlementError, () => faulty(fault, tag, { maxRetries: 0 }).profile(), code);
+      assert.equal(e.status, status);
+      assert.ok(!serializeError(e).includes(AGENT_KEY), "no key in the error");
+    });
+  }
+  test("partial data plus errors → graphql with data attached", async () => {
+    const e = await expectCode(assert, SettlementError, () => faulty("partial", uniqueTag("partial")).profile(), "graphql");
+    assert.equal(e.data.profile.id, "agent-1");
+    assert.equal(e.graphqlErrors[0].extensions.code, "PARTIAL");
+    assert.deepEqual(e.graphqlErrors[0].path, ["profile"]);
+  });
+  test("429 with Retry-After, no retries left → rate_limited with retryAfterMs", async () => {
+    const e = await expectCode(assert, SettlementError, () => faulty("status=429;retry-after=7", uniqueTag("429"), { maxRetries: 0 }).profile(), "rate_limited");
+    assert.equal(e.retryAfterMs, 7000);
+    assert.equal(e.status, 429);
+  });
+  for (const status of [429, 502, 503, 504]) {
+    test(`${status} twice then success: retried, 3 attempts in the log`, async () => {
+      const tag = uniqueTag(`retry${status}`);
+      const p = await faulty(`status=${status};retry-after=0;fail-first=2`, tag).profile({ fields: ["id"] });
+      assert.equal(p.id, "agent-1");
+      assert.equal((await requestsTagged(tag)).length, 3);
+    });
+  }
+  test("a dropped connection is a network error, retried then reported", async () => {
+    const tag = uniqueTag("drop");
+    const e = await expectCode(assert, SettlementError, () => faulty("drop", tag, { maxRetries: 1 }).profile(), "network");
+    assert.equal((await requestsTagged(tag)).length, 2);
+    assert.ok(!serializeError(e).includes(AGENT_KEY));
+  });
+  test("500 and GraphQL errors are never retried", async () => {
+    const tag = uniqueTag("noretry");
+    await expectCode(assert, SettlementError, () => faulty("status=500", tag).profile(), "http");
+    assert.equal((await requestsTagged(tag)).length, 1);
+  });
+  test("timeout per attempt", async () => {
+    const tag = uniqueTag("timeout");
+    const t0 = Date.now();
+    await expectCode(assert, SettlementError, () => faulty("delay=3000", tag, { timeoutMs: 200, maxRetries: 0 }).profile(), "timeout");
+    assert.ok(Date.now() - t0 < 2500, "gave up before the server answered");
+  });
+  test("the caller's signal aborts at once and is not retried", async () => {
+    const tag = uniqueTag("abort");
+    const ac = new AbortController();
+    const p = faulty("delay=3000", tag).profile({ signal: ac.signal });
+    setTimeout(() => ac.abort(), 100);
+    await expectCode(assert, SettlementError, () => p, "aborted");
+    assert.equal((await requestsTagged(tag)).length, 1);
+  });
+  test("an already-aborted signal sends nothing", async () => {
+    const tag = uniqueTag("preabort");
+    await expectCode(assert, SettlementError, () => faulty("", tag).profile({ signal: AbortSignal.abort() }), "aborted");
+    assert.equal((await requestsTagged(tag)).length, 0);
+  });
+});

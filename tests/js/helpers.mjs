@@ -1,0 +1,59 @@
+// Shared helpers of the node:test suites. The sandbox is started by scripts/with-sandbox.sh.
+export const SANDBOX_URL = process.env.SANDBOX_URL;
+export const AGENT_KEY = process.env.AGENT_KEY;
+export const AGENT3_KEY = process.env.AGENT3_KEY;
+export const MERCHANT_PUBLIC_KEY = process.env.MERCHANT_PUBLIC_KEY;
+export const MERCHANT_SECRET_KEY = process.env.MERCHANT_SECRET_KEY;
+if (!SANDBOX_URL || !AGENT_KEY) {
+  throw new Error("SANDBOX_URL / AGENT_KEY missing: run through scripts/with-sandbox.sh");
+}
+
+let tagCounter = 0;
+/** A tag unique to this process and call, for the sandbox's fault counters and request log. */
+export function uniqueTag(name) {
+  tagCounter += 1;
+  return `js-${process.pid}-${name}-${tagCounter}-${Date.now()}`;
+}
+
+/** The sandbox's request log entries carrying `tag`. */
+export async function requestsTagged(tag) {
+  const res = await fetch(`${SANDBOX_URL}/__sandbox/requests?tag=${encodeURIComponent(tag)}`);
+  if (!res.ok) throw new Error(`request log: HTTP ${res.status}`);
+  return res.json();
+}
+
+let ordersCache = null;
+/** Agent 1's full order list, straight from the sandbox's data (the oracle for filters). */
+export async function allOrders() {
+  if (!ordersCache) {
+    const res = await fetch(`${SANDBOX_URL}/__sandbox/orders?agent=1`);
+    if (!res.ok) throw new Error(`orders oracle: HTTP ${res.status}`);
+    ordersCache = await res.json();
+  }
+  return ordersCache;
+}
+
+/** Serialize everything an error carries (own props, message, stack) for leak checks. */
+export function serializeError(e) {
+  const own = {};
+  for (const k of Object.getOwnPropertyNames(e)) own[k] = e[k];
+  return JSON.stringify(own) + String(e) + (e && e.stack ? e.stack : "");
+}
+
+/** Assert that calling `fn` rejects (or throws) a SettlementError with `code`. Returns it. */
+export async function expectCode(assert, SettlementError, fn, code) {
+  let caught = null;
+  try {
+    await fn();
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught, `expected a SettlementError with code ${code}, but nothing was thrown`);
+  assert.ok(caught instanceof SettlementError, `expected SettlementError, got ${caught && caught.name}: ${caught && caught.message}`);
+  assert.ok(caught instanceof Error);
+  assert.equal(caught.name, "SettlementError");
+  assert.equal(caught.code, code, `code (message: ${caught.message})`);
+  assert.equal(typeof caught.message, "string");
+  assert.ok(caught.message.length > 0);
+  return caught;
+}

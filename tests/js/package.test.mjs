@@ -1,0 +1,66 @@
+// The package as npm consumers get it: entry points, exports, init, error class.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import * as esm from "settlement-wasm";
+import init, { BotClient, SettlementError, initSync } from "settlement-wasm";
+
+const require = createRequire(import.meta.url);
+const pkgDir = new URL("./node_modules/settlement-wasm/", import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL("package.json", pkgDir), "utf8"));
+
+test("package.json: exports map puts types first and covers browser, import and require", () => {
+  assert.equal(manifest.name, "settlement-wasm");
+  assert.match(manifest.version, /^\d+\.\d+\.\d+/);
+  const root = manifest.exports["."];
+  assert.equal(Object.keys(root)[0], "types", "types must be the first condition");
+  assert.equal(root.node.import, "./node/index.mjs");
+  assert.equal(root.node.require, "./node/index.cjs");
+  assert.equal(root.default, "./index.js");
+  assert.equal(manifest.sideEffects, false);
+  for (const f of manifest.files) {
+    assert.doesNotThrow(() => readFileSync(new URL(f, pkgDir)), `packed file ${f} is missing`);
+  }
+});
+
+test("Node ESM import and require give the same classes (one instance, no dual-package hazard)", () => {
+  const cjs = require("settlement-wasm");
+  assert.equal(cjs.BotClient, BotClient);
+  assert.equal(cjs.SettlementError, SettlementError);
+  const esmNames = Object.keys(esm).filter((n) => n !== "default").sort();
+  const cjsNames = Object.keys(cjs).filter((n) => n !== "default" && !n.startsWith("__")).sort();
+  assert.deepEqual(esmNames, cjsNames);
+});
+
+test("init() is idempotent in Node and resolves at once", async () => {
+  const a = init();
+  const b = init();
+  assert.equal(a, b);
+  await a;
+  assert.doesNotThrow(() => initSync());
+});
+
+test("SettlementError is an exported Error subclass", () => {
+  const e = new SettlementError("boom", { code: "http", status: 500 });
+  assert.ok(e instanceof Error);
+  assert.ok(e instanceof SettlementError);
+  assert.equal(e.name, "SettlementError");
+  assert.equal(e.code, "http");
+  assert.equal(e.status, 500);
+});
+
+test("the browser entry loads in Node through initSync with the wasm bytes", async () => {
+  const web = await import(new URL("index.js", pkgDir).href);
+  const bytes = readFileSync(new URL("web/settlement_wasm_bg.wasm", pkgDir));
+  web.initSync(bytes);
+  await web.default(); // memoised: resolves without fetching
+  let caught;
+  try {
+    new web.BotClient({});
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught instanceof web.SettlementError, "errors from the web build are its SettlementError");
+  assert.equal(caught.code, "invalid_input");
+});
