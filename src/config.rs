@@ -1,0 +1,449 @@
+//! Client options shared by every client: endpoint (from `baseUrl` or `endpoint`), key,
+//! timeout, retries and extra headers, validated once at construction.
+
+use crate::error::Error;
+
+/// The bot (agent) endpoint's path under `baseUrl`.
+pub const BOT_PATH: &str = "/service/bot/graphql";
+/// Default per-attempt timeout.
+pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
+/// Default number of retries after the first attempt.
+pub const DEFAULT_MAX_RETRIES: u32 = 2;
+/// The longest timeout a JavaScript timer can express.
+pub const MAX_TIMEOUT_MS: u32 = 2_147_483_647;
+
+/// The message for an out-of-range `timeoutMs`.
+pub const TIMEOUT_MESSAGE: &str = "timeoutMs must be an integer from 1 to 2147483647 (ms)";
+
+/// Options of a client (`BotClientOptions` in JavaScript).
+#[derive(Clone, Default)]
+pub struct ClientOptions {
+    /// Service base URL (absolute http/https); the endpoint path is appended.
+    pub base_url: Option<String>,
+    /// Full endpoint URL instead of `base_url` (absolute http/https, or a same-origin path
+    /// starting with `/`, e.g. a proxy).
+    pub endpoint: Option<String>,
+    /// The key, sent as `Authorization: Bearer <key>`. Leave unset behind a proxy that adds it.
+    pub api_key: Option<String>,
+    /// Per-attempt timeout in ms (default 30000).
+    pub timeout_ms: Option<u32>,
+    /// Retries after the first attempt, for read-only operations (default 2).
+    pub max_retries: Option<u32>,
+    /// Extra headers; may not set `Authorization` or `Content-Type`.
+    pub headers: Vec<(String, String)>,
+}
+
+/// Options of a `BotClient`.
+pub type BotOptions = ClientOptions;
+
+impl std::fmt::Debug for ClientOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientOptions")
+            .field("base_url", &self.base_url)
+            .field("endpoint", &self.endpoint)
+            .field(
+                "api_key",
+                &self.api_key.as_ref().map(|_| crate::keys::REDACTED),
+            )
+            .field("timeout_ms", &self.timeout_ms)
+            .field("max_retries", &self.max_retries)
+            .field("headers", &self.headers)
+            .finish()
+    }
+}
+
+/// Validated options, ready for requests.
+#[derive(Clone)]
+pub struct Config {
+    endpoint: String,
+    api_key: Option<String>,
+    timeout_ms: u32,
+    max_retries: u32,
+    headers: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("endpoint", &self.endpoint)
+            .field(
+                "api_key",
+                &self.api_key.as_ref().map(|_| crate::keys::REDACTED),
+            )
+            .field("timeout_ms", &self.timeout_ms)
+            .field("max_retries", &self.max_retries)
+            .finish()
+    }
+}
+
+impl Config {
+    /// Validates `options` for an endpoint at `path` under `baseUrl`.
+    pub fn new(options: &ClientOptions, path: &str) -> Result<Config, Error> {
+        let api_key = match options.api_key.as_deref() {
+            None => None,
+            Some(k) => {
+                check_key(k)?;
+                Some(k.to_owned())
+            }
+        };
+        let endpoint = match (options.base_url.as_deref(), options.endpoint.as_deref()) {
+            (Some(_), Some(_)) => {
+                return Err(Error::invalid(
+                    "endpoint",
+                    "Pass either baseUrl or endpoint, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(Error::invalid(
+                    "baseUrl",
+                    "Either baseUrl or endpoint is required",
+                ))
+            }
+            (Some(base), None) => {
+                check_absolute_url("baseUrl", base, false)?;
+                let mut url = base.trim_end_matches('/').to_owned();
+                url.push_str(path);
+                url
+            }
+            (None, Some(ep)) => {
+                if ep.starts_with('/') {
+                    check_chars("endpoint", ep)?;
+                    if ep.starts_with("//") || ep.starts_with("/\\") {
+                        return Err(not_absolute("endpoint", true));
+                    }
+                } else {
+                    check_absolute_url("endpoint", ep, true)?;
+                }
+                ep.to_owned()
+            }
+        };
+        if let Some(k) = &api_key {
+            if crate::keys::contains(&endpoint, k) {
+                let field = if options.endpoint.is_some() {
+                    "endpoint"
+                } else {
+                    "baseUrl"
+                };
+                let mut m = String::from(field);
+                m.push_str(" must not contain the API key; pass it as apiKey");
+                return Err(Error::invalid(field, m));
+            }
+        }
+        let timeout_ms = options.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        if timeout_ms == 0 || timeout_ms > MAX_TIMEOUT_MS {
+            return Err(Error::invalid("timeoutMs", TIMEOUT_MESSAGE));
+        }
+        let max_retries = options.max_retries.unwrap_or(DEFAULT_MAX_RETRIES);
+
+        let mut headers = Vec::with_capacity(options.headers.len() + 2);
+        headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+        if let Some(k) = &api_key {
+            let mut v = String::with_capacity(k.len() + 7);
+            v.push_str("Bearer ");
+            v.push_str(k);
+            headers.push(("Authorization".to_owned(), v));
+        }
+        for (name, value) in &options.headers {
+            check_header(name, value)?;
+            headers.push((name.clone(), value.clone()));
+        }
+        Ok(Config {
+            endpoint,
+            api_key,
+            timeout_ms,
+            max_retries,
+            headers,
+        })
+    }
+
+    /// The endpoint URL requests go to.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+    /// The per-attempt timeout.
+    pub fn timeout_ms(&self) -> u32 {
+        self.timeout_ms
+    }
+    /// Retries after the first attempt.
+    pub fn max_retries(&self) -> u32 {
+        self.max_retries
+    }
+    /// Every request header (`Content-Type`, `Authorization` when a key is set, extras).
+    pub(crate) fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+    /// Whether a key is configured (without revealing it).
+    pub fn has_api_key(&self) -> bool {
+        self.api_key.is_some()
+    }
+    /// Removes the key from an error about to leave the client.
+    pub fn redact(&self, err: Error) -> Error {
+        err.redact(self.api_key.as_deref())
+    }
+}
+
+/// ASCII whitespace and control characters (non-ASCII ones are left to `fetch`, which
+/// percent-encodes URLs; keys are ASCII in practice).
+fn is_space_or_control(b: u8) -> bool {
+    b <= b' ' || b == 0x7f
+}
+
+fn check_key(key: &str) -> Result<(), Error> {
+    if key.is_empty() {
+        return Err(Error::invalid("apiKey", "apiKey must not be empty"));
+    }
+    if key.bytes().any(is_space_or_control) {
+        return Err(Error::invalid(
+            "apiKey",
+            "apiKey must be the bare key, without \"Bearer \", spaces or line breaks",
+        ));
+    }
+    Ok(())
+}
+
+fn check_chars(field: &str, url: &str) -> Result<(), Error> {
+    if url.bytes().any(is_space_or_control) {
+        let mut m = String::from(field);
+        m.push_str(" must not contain spaces or control characters");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(())
+}
+
+fn check_absolute_url(field: &str, url: &str, allow_query: bool) -> Result<(), Error> {
+    check_chars(field, url)?;
+    let rest = if let Some(r) = strip_prefix_ci(url, "https://") {
+        r
+    } else if let Some(r) = strip_prefix_ci(url, "http://") {
+        r
+    } else {
+        return Err(not_absolute(field, allow_query));
+    };
+    let authority_end = rest
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let authority = rest.get(..authority_end).unwrap_or("");
+    if authority.is_empty() || authority.starts_with(':') {
+        let mut m = String::from(field);
+        m.push_str(" must name a host");
+        return Err(Error::invalid(field, m));
+    }
+    if authority.bytes().any(|b| b == b'@') {
+        let mut m = String::from(field);
+        m.push_str(" must not contain credentials (user:password@)");
+        return Err(Error::invalid(field, m));
+    }
+    if !allow_query && rest.bytes().any(|b| b == b'?' || b == b'#') {
+        let mut m = String::from(field);
+        m.push_str(" must not contain a query (?) or fragment (#)");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(())
+}
+
+fn not_absolute(field: &str, path_allowed: bool) -> Error {
+    let mut m = String::from(field);
+    m.push_str(" must be an absolute http(s) URL");
+    if path_allowed {
+        m.push_str(" or a same-origin path starting with a single /");
+    }
+    Error::invalid(field, m)
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    if head.eq_ignore_ascii_case(prefix) {
+        s.get(prefix.len()..)
+    } else {
+        None
+    }
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+fn check_header(name: &str, value: &str) -> Result<(), Error> {
+    if name.is_empty() || !name.bytes().all(is_token_char) {
+        return Err(Error::invalid(
+            "headers",
+            "headers: every name must be a valid HTTP header name",
+        ));
+    }
+    if name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("content-type") {
+        return Err(Error::invalid(
+            "headers",
+            "headers may not set Authorization or Content-Type (use apiKey for the key)",
+        ));
+    }
+    if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0') {
+        return Err(Error::invalid(
+            "headers",
+            "headers: values may not contain line breaks or NUL",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(base: Option<&str>, endpoint: Option<&str>) -> ClientOptions {
+        ClientOptions {
+            base_url: base.map(Into::into),
+            endpoint: endpoint.map(Into::into),
+            ..Default::default()
+        }
+    }
+
+    fn field(r: Result<Config, Error>) -> String {
+        let e = r.expect_err("refused");
+        assert_eq!(e.code, crate::error::Code::InvalidInput);
+        e.field.clone().expect("names a field")
+    }
+
+    #[test]
+    fn base_url_and_trailing_slashes() {
+        for base in [
+            "https://api.example.com",
+            "https://api.example.com/",
+            "https://api.example.com///",
+        ] {
+            let c = Config::new(&opts(Some(base), None), BOT_PATH).unwrap();
+            assert_eq!(c.endpoint(), "https://api.example.com/service/bot/graphql");
+        }
+        let c = Config::new(&opts(Some("http://localhost:8080/prefix/"), None), BOT_PATH).unwrap();
+        assert_eq!(
+            c.endpoint(),
+            "http://localhost:8080/prefix/service/bot/graphql"
+        );
+        let c = Config::new(&opts(Some("HTTPS://X.example"), None), BOT_PATH).unwrap();
+        assert_eq!(c.endpoint(), "HTTPS://X.example/service/bot/graphql");
+    }
+
+    #[test]
+    fn endpoint_forms() {
+        let c = Config::new(&opts(None, Some("/api/bot-proxy")), BOT_PATH).unwrap();
+        assert_eq!(c.endpoint(), "/api/bot-proxy");
+        let c = Config::new(
+            &opts(None, Some("https://proxy.example/graphql?x=1")),
+            BOT_PATH,
+        )
+        .unwrap();
+        assert_eq!(c.endpoint(), "https://proxy.example/graphql?x=1");
+        assert_eq!(
+            field(Config::new(&opts(None, Some("//evil.example/x")), BOT_PATH)),
+            "endpoint"
+        );
+        assert_eq!(
+            field(Config::new(&opts(None, Some("/\\evil.example")), BOT_PATH)),
+            "endpoint"
+        );
+        assert_eq!(
+            field(Config::new(&opts(None, Some("api/graphql")), BOT_PATH)),
+            "endpoint"
+        );
+        assert_eq!(
+            field(Config::new(&opts(None, Some("ftp://x.example")), BOT_PATH)),
+            "endpoint"
+        );
+    }
+
+    #[test]
+    fn exactly_one_of_base_url_and_endpoint() {
+        let e = Config::new(&opts(None, None), BOT_PATH).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("baseUrl"));
+        assert!(e.message.contains("baseUrl") && e.message.contains("endpoint"));
+        let e = Config::new(&opts(Some("https://a.example"), Some("/x")), BOT_PATH).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("endpoint"));
+        assert!(e.message.contains("not both"));
+    }
+
+    #[test]
+    fn bad_base_urls() {
+        for bad in [
+            "",
+            "api.example.com",
+            "https://",
+            "https:///x",
+            "https://:443",
+            "javascript:alert(1)",
+            "https://a.example/?q=1",
+            "https://a.example#x",
+            "https://user:pw@a.example",
+            "https://a .example",
+            "https://a.example/\n",
+            "file:///etc/passwd",
+        ] {
+            assert_eq!(
+                field(Config::new(&opts(Some(bad), None), BOT_PATH)),
+                "baseUrl",
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn keys_and_headers() {
+        let mut o = opts(Some("https://a.example"), None);
+        let c = Config::new(&o, BOT_PATH).unwrap();
+        assert!(!c.has_api_key());
+        assert_eq!(
+            c.headers(),
+            &[("Content-Type".to_owned(), "application/json".to_owned())]
+        );
+
+        o.api_key = Some("XYZ-SECK_abc".into());
+        o.headers = vec![("X-Trace".into(), "1".into())];
+        let c = Config::new(&o, BOT_PATH).unwrap();
+        assert!(c.has_api_key());
+        assert_eq!(
+            c.headers()[1],
+            ("Authorization".to_owned(), "Bearer XYZ-SECK_abc".to_owned())
+        );
+        assert_eq!(c.headers()[2], ("X-Trace".to_owned(), "1".to_owned()));
+        let dbg = format!("{c:?} {o:?}");
+        assert!(!dbg.contains("XYZ-SECK_abc"), "{dbg}");
+
+        for (name, value) in [
+            ("authorization", "x"),
+            ("AUTHORIZATION", "x"),
+            ("Content-Type", "text/plain"),
+            ("content-type", "x"),
+            ("Bad Name", "x"),
+            ("", "x"),
+            ("X-Ok", "a\r\nInjected: 1"),
+        ] {
+            o.headers = vec![(name.into(), value.into())];
+            assert_eq!(field(Config::new(&o, BOT_PATH)), "headers", "{name}");
+        }
+        o.headers.clear();
+
+        for bad in ["", "Bearer XYZ-SECK_abc", "XYZ-SECK_abc\n", " k"] {
+            o.api_key = Some(bad.into());
+            assert_eq!(field(Config::new(&o, BOT_PATH)), "apiKey", "{bad:?}");
+        }
+        o.api_key = Some("SECK_abc".into());
+        o.base_url = Some("https://a.example/SECK_abc".into());
+        let e = Config::new(&o, BOT_PATH).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("baseUrl"));
+        assert!(!e.message.contains("SECK_abc"));
+    }
+
+    #[test]
+    fn timeouts_and_retries() {
+        let mut o = opts(Some("https://a.example"), None);
+        let c = Config::new(&o, BOT_PATH).unwrap();
+        assert_eq!((c.timeout_ms(), c.max_retries()), (30_000, 2));
+        o.timeout_ms = Some(0);
+        assert_eq!(field(Config::new(&o, BOT_PATH)), "timeoutMs");
+        o.timeout_ms = Some(MAX_TIMEOUT_MS + 1);
+        assert_eq!(field(Config::new(&o, BOT_PATH)), "timeoutMs");
+        o.timeout_ms = Some(5);
+        o.max_retries = Some(0);
+        let c = Config::new(&o, BOT_PATH).unwrap();
+        assert_eq!((c.timeout_ms(), c.max_retries()), (5, 0));
+    }
+}

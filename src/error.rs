@@ -1,0 +1,379 @@
+//! The one error type, its codes, and classification of an HTTP status into a code.
+
+use crate::json::{push_int, redact_value, Json};
+use crate::keys::redact;
+
+/// What went wrong, as a stable machine-readable code.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Code {
+    /// An argument or option was refused before anything was sent; see [`ErrorDetails::field`].
+    InvalidInput,
+    /// HTTP 401: the key is missing, invalid or revoked.
+    Unauthorized,
+    /// HTTP 403, or a GraphQL error with `extensions.code == "FORBIDDEN"`.
+    Forbidden,
+    /// HTTP 429; see [`ErrorDetails::retry_after_ms`].
+    RateLimited,
+    /// Any other non-2xx status; see [`ErrorDetails::status`].
+    Http,
+    /// The response carried GraphQL errors; see [`ErrorDetails::graphql_errors`] and [`ErrorDetails::data`].
+    Graphql,
+    /// The request could not be sent or the response could not be read.
+    Network,
+    /// An attempt took longer than the configured timeout.
+    Timeout,
+    /// The caller's signal aborted the call.
+    Aborted,
+    /// The body was not JSON, or not shaped as expected.
+    Decode,
+    /// Reserved for the merchant client: a secret key used where only a public key may be.
+    SecretKeyInBrowser,
+}
+
+impl Code {
+    /// The code as JavaScript sees it, e.g. `"rate_limited"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidInput => "invalid_input",
+            Code::Unauthorized => "unauthorized",
+            Code::Forbidden => "forbidden",
+            Code::RateLimited => "rate_limited",
+            Code::Http => "http",
+            Code::Graphql => "graphql",
+            Code::Network => "network",
+            Code::Timeout => "timeout",
+            Code::Aborted => "aborted",
+            Code::Decode => "decode",
+            Code::SecretKeyInBrowser => "secret_key_in_browser",
+        }
+    }
+}
+
+/// One entry of a GraphQL response's `errors`, kept whole.
+#[derive(Clone, Debug)]
+pub struct GraphqlError {
+    /// The error's `message` (empty when the server sent none).
+    pub message: String,
+    /// `path`, as sent.
+    pub path: Option<Json>,
+    /// `locations`, as sent.
+    pub locations: Option<Json>,
+    /// `extensions`, as sent.
+    pub extensions: Option<Json>,
+}
+
+impl GraphqlError {
+    /// `extensions.code`, when it is a string.
+    pub fn extension_code(&self) -> Option<String> {
+        use crate::json::JsonValue;
+        self.extensions.as_ref()?.member("code")?.string()
+    }
+}
+
+/// Every failure of this crate. Messages are plain English and never contain the key.
+///
+/// Boxed, so results stay small; its fields ([`ErrorDetails`]) are reached through `Deref`
+/// (`err.code`, `err.status`, …).
+#[derive(Clone, Debug)]
+pub struct Error(Box<ErrorDetails>);
+
+impl std::ops::Deref for Error {
+    type Target = ErrorDetails;
+    fn deref(&self) -> &ErrorDetails {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorDetails {
+        &mut self.0
+    }
+}
+
+/// What an [`Error`] carries.
+#[derive(Clone, Debug)]
+pub struct ErrorDetails {
+    /// The stable code.
+    pub code: Code,
+    /// A human-readable message.
+    pub message: String,
+    /// For `invalid_input`: the argument or option at fault, e.g. `"filter.dateFrom"`.
+    pub field: Option<String>,
+    /// The HTTP status, whenever a response was received.
+    pub status: Option<u16>,
+    /// How long the server asked to wait (`Retry-After`, as sent, before the 60 s cap the
+    /// client applies to its own waits), in ms. Set on non-2xx responses that carried it.
+    pub retry_after_ms: Option<u64>,
+    /// Every GraphQL error of the response (also read from non-2xx GraphQL bodies).
+    pub graphql_errors: Vec<GraphqlError>,
+    /// Partial `data` of a response that also had errors.
+    pub data: Option<Json>,
+}
+
+impl Error {
+    /// An error with a code and message only.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Error(Box::new(ErrorDetails {
+            code,
+            message: message.into(),
+            field: None,
+            status: None,
+            retry_after_ms: None,
+            graphql_errors: Vec::new(),
+            data: None,
+        }))
+    }
+
+    /// An `invalid_input` error naming `field`.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        let mut e = Error::new(Code::InvalidInput, message);
+        e.field = Some(field.into());
+        e
+    }
+
+    /// A `decode` error for a response with `status`.
+    pub fn decode(status: u16, message: &str) -> Self {
+        let mut e = Error::new(Code::Decode, message);
+        e.status = Some(status);
+        e
+    }
+
+    /// An `aborted` error.
+    pub fn aborted() -> Self {
+        Error::new(Code::Aborted, "The request was aborted.")
+    }
+
+    /// A `timeout` error for an attempt that took longer than `timeout_ms`.
+    pub fn timeout(timeout_ms: u32) -> Self {
+        let mut m = String::from("The request timed out after ");
+        push_int(&mut m, i64::from(timeout_ms));
+        m.push_str(" ms.");
+        Error::new(Code::Timeout, m)
+    }
+
+    /// A `network` error with the underlying reason.
+    pub fn network(reason: &str) -> Self {
+        let mut m = String::from("Network error");
+        if !reason.is_empty() {
+            m.push_str(": ");
+            m.push_str(reason);
+        }
+        Error::new(Code::Network, m)
+    }
+
+    /// The code as a string, e.g. `"graphql"`.
+    pub fn code_str(&self) -> &'static str {
+        self.code.as_str()
+    }
+
+    /// Removes every occurrence of `key` from every text this error carries.
+    pub fn redact(mut self, key: Option<&str>) -> Self {
+        let Some(key) = key.filter(|k| !k.is_empty()) else {
+            return self;
+        };
+        self.message = redact(&self.message, key).into_owned();
+        if let Some(f) = self.field.take() {
+            self.field = Some(redact(&f, key).into_owned());
+        }
+        for g in &mut self.graphql_errors {
+            g.message = redact(&g.message, key).into_owned();
+            for part in [&mut g.path, &mut g.locations, &mut g.extensions] {
+                if let Some(v) = part.take() {
+                    *part = Some(redact_value(&v, key));
+                }
+            }
+        }
+        if let Some(d) = self.data.take() {
+            self.data = Some(redact_value(&d, key));
+        }
+        self
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The error for a non-2xx response. `graphql_errors` and `data` are those of the body when
+/// it was a GraphQL response; the message is then taken from the first GraphQL error.
+pub fn from_status(
+    status: u16,
+    retry_after_ms: Option<u64>,
+    graphql_errors: Vec<GraphqlError>,
+    data: Option<Json>,
+) -> Error {
+    let (code, default_message) = match status {
+        401 => (
+            Code::Unauthorized,
+            "Unauthorized: the service rejected the API key (or its absence)",
+        ),
+        403 => (Code::Forbidden, "Forbidden: the key may not make this call"),
+        429 => (Code::RateLimited, "Rate limited: too many requests"),
+        _ => (Code::Http, "The service answered with an error status"),
+    };
+    let mut message = String::with_capacity(96);
+    match graphql_errors.first() {
+        Some(first) if !first.message.is_empty() => message.push_str(&first.message),
+        _ => message.push_str(default_message),
+    }
+    message.push_str(" (HTTP ");
+    push_int(&mut message, i64::from(status));
+    message.push(')');
+    if let Some(ms) = retry_after_ms {
+        message.push_str("; retry after ");
+        push_int(&mut message, ms.min(i64::MAX as u64) as i64);
+        message.push_str(" ms");
+    }
+    message.push('.');
+    let mut e = Error::new(code, message);
+    e.status = Some(status);
+    e.retry_after_ms = retry_after_ms;
+    e.graphql_errors = graphql_errors;
+    e.data = data;
+    e
+}
+
+/// The error for a 2xx response whose `errors` is non-empty: `forbidden` when any error has
+/// `extensions.code == "FORBIDDEN"`, `graphql` otherwise. The message is the first error's.
+pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option<Json>) -> Error {
+    let forbidden = graphql_errors
+        .iter()
+        .any(|g| g.extension_code().as_deref() == Some("FORBIDDEN"));
+    let mut message = String::with_capacity(96);
+    match graphql_errors.first() {
+        Some(first) if !first.message.is_empty() => message.push_str(&first.message),
+        _ => message.push_str("The service returned a GraphQL error"),
+    }
+    if graphql_errors.len() > 1 {
+        message.push_str(" (and ");
+        push_int(&mut message, (graphql_errors.len() - 1) as i64);
+        message.push_str(if graphql_errors.len() == 2 {
+            " more error)"
+        } else {
+            " more errors)"
+        });
+    }
+    let mut e = Error::new(
+        if forbidden {
+            Code::Forbidden
+        } else {
+            Code::Graphql
+        },
+        message,
+    );
+    e.status = Some(status);
+    e.graphql_errors = graphql_errors;
+    e.data = data;
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn gql(message: &str, extensions: Option<Json>) -> GraphqlError {
+        GraphqlError {
+            message: message.into(),
+            path: None,
+            locations: None,
+            extensions,
+        }
+    }
+
+    #[test]
+    fn codes() {
+        let all = [
+            (Code::InvalidInput, "invalid_input"),
+            (Code::Unauthorized, "unauthorized"),
+            (Code::Forbidden, "forbidden"),
+            (Code::RateLimited, "rate_limited"),
+            (Code::Http, "http"),
+            (Code::Graphql, "graphql"),
+            (Code::Network, "network"),
+            (Code::Timeout, "timeout"),
+            (Code::Aborted, "aborted"),
+            (Code::Decode, "decode"),
+            (Code::SecretKeyInBrowser, "secret_key_in_browser"),
+        ];
+        for (c, s) in all {
+            assert_eq!(c.as_str(), s);
+        }
+    }
+
+    #[test]
+    fn status_classification() {
+        let e = from_status(401, None, vec![], None);
+        assert_eq!(e.code, Code::Unauthorized);
+        assert_eq!(e.status, Some(401));
+        assert!(e.message.contains("HTTP 401"), "{}", e.message);
+        assert_eq!(from_status(403, None, vec![], None).code, Code::Forbidden);
+        let e = from_status(429, Some(1500), vec![], None);
+        assert_eq!(e.code, Code::RateLimited);
+        assert_eq!(e.retry_after_ms, Some(1500));
+        assert!(e.message.contains("1500 ms"), "{}", e.message);
+        let e = from_status(503, Some(1500), vec![], None);
+        assert_eq!(
+            (e.code, e.status, e.retry_after_ms),
+            (Code::Http, Some(503), Some(1500))
+        );
+        let e = from_status(500, None, vec![gql("boom", None)], None);
+        assert_eq!(e.message, "boom (HTTP 500).");
+        assert_eq!(e.graphql_errors.len(), 1);
+    }
+
+    #[test]
+    fn graphql_classification() {
+        let e = from_graphql(
+            200,
+            vec![gql("a", None), gql("b", None)],
+            Some(json!({"x": 1})),
+        );
+        assert_eq!(e.code, Code::Graphql);
+        assert_eq!(e.message, "a (and 1 more error)");
+        assert_eq!(e.status, Some(200));
+        assert_eq!(e.data, Some(json!({"x": 1})));
+        let e = from_graphql(
+            200,
+            vec![
+                gql("a", None),
+                gql("no", Some(json!({"code": "FORBIDDEN"}))),
+            ],
+            None,
+        );
+        assert_eq!(e.code, Code::Forbidden);
+        assert_eq!(e.graphql_errors.len(), 2);
+    }
+
+    #[test]
+    fn redaction_covers_every_text() {
+        let key = "XYZ-SECK_abc";
+        let mut e = from_graphql(
+            200,
+            vec![GraphqlError {
+                message: "bad key XYZ-SECK_abc".into(),
+                path: Some(json!(["XYZ-SECK_abc"])),
+                locations: None,
+                extensions: Some(json!({"echo": "Bearer XYZ-SECK_abc"})),
+            }],
+            Some(json!({"profile": {"apiKey": "XYZ-SECK_abc"}})),
+        );
+        e.field = Some("XYZ-SECK_abc".into());
+        let e = e.redact(Some(key));
+        assert_eq!(e.message, "bad key [redacted]");
+        assert_eq!(e.field.as_deref(), Some("[redacted]"));
+        let all = format!("{e:?}");
+        assert!(!all.contains(key), "{all}");
+        assert_eq!(
+            e.graphql_errors[0].extensions,
+            Some(json!({"echo": "Bearer [redacted]"}))
+        );
+        // No key configured: unchanged.
+        let e2 = Error::network("x XYZ-SECK_abc").redact(None);
+        assert!(e2.message.contains(key));
+    }
+}

@@ -1,0 +1,490 @@
+//! Argument validation: everything a caller passes is checked here, before any I/O.
+//! Each refusal is an `invalid_input` [`Error`] whose `field` names the argument.
+
+use crate::error::Error;
+use crate::types::OrderHistoryFilter;
+
+/// The largest value of a GraphQL `Int` (32-bit signed).
+pub const MAX_GRAPHQL_INT: i64 = 2_147_483_647;
+
+/// The keys an `OrderHistoryFilter` may have.
+pub const FILTER_KEYS: [&str; 5] = ["orderId", "status", "dateFrom", "dateTo", "paymentMethod"];
+
+/// Splits `s` at every byte for which `sep` is true (like `str::split`; separators must be
+/// ASCII). Smaller in wasm than `str::split`.
+pub fn split_ascii(s: &str, sep: fn(u8) -> bool) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(sep) {
+            Some(i) => {
+                rest = r.get(i + 1..);
+                r.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// A non-empty run of at most 18 ASCII digits as a number.
+pub fn digits(s: &str) -> Option<u64> {
+    if s.is_empty() || s.len() > 18 {
+        return None;
+    }
+    let mut n = 0u64;
+    for b in s.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + u64::from(b - b'0');
+    }
+    Some(n)
+}
+
+/// `.` (the separator of dotted field paths).
+pub fn is_dot(b: u8) -> bool {
+    b == b'.'
+}
+
+/// Whether `s` is a GraphQL name: `/^[_A-Za-z][_0-9A-Za-z]*$/`.
+pub fn is_name(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    match bytes.next() {
+        Some(b) if b == b'_' || b.is_ascii_alphabetic() => {}
+        _ => return false,
+    }
+    bytes.all(|b| b == b'_' || b.is_ascii_alphanumeric())
+}
+
+/// Whether `s` may be a GraphQL enum value: a name other than `true`, `false`, `null`.
+pub fn is_enum_value(s: &str) -> bool {
+    is_name(s) && !matches!(s, "true" | "false" | "null")
+}
+
+/// A JavaScript number as an integer: finite and without a fractional part.
+pub fn integer(value: f64, field: &str) -> Result<i64, Error> {
+    if !value.is_finite() || value.fract() != 0.0 {
+        let mut m = String::from(field);
+        m.push_str(" must be an integer");
+        return Err(Error::invalid(field, m));
+    }
+    // Saturating: out-of-range values are refused by the range checks that follow.
+    Ok(value as i64)
+}
+
+fn int_in_range(value: i64, field: &str, min: i64, max: i64, what: &str) -> Result<i64, Error> {
+    if value < min || value > max {
+        let mut m = String::from(field);
+        m.push_str(what);
+        return Err(Error::invalid(field, m));
+    }
+    Ok(value)
+}
+
+/// `page`: an integer from 1 to 2147483647 (the GraphQL `Int` limit).
+pub fn page(value: i64) -> Result<i64, Error> {
+    int_in_range(
+        value,
+        "page",
+        1,
+        MAX_GRAPHQL_INT,
+        " must be an integer from 1 to 2147483647",
+    )
+}
+
+/// `perPage`: an integer from 1 to 2147483647. No lower cap is invented: the service's
+/// maximum is not published, so the service decides.
+pub fn per_page(value: i64) -> Result<i64, Error> {
+    int_in_range(
+        value,
+        "perPage",
+        1,
+        MAX_GRAPHQL_INT,
+        " must be an integer from 1 to 2147483647",
+    )
+}
+
+/// Whether `year-month-day` is a real date of the proleptic Gregorian calendar.
+pub fn is_valid_date(year: u32, month: u32, day: u32) -> bool {
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    day >= 1 && day <= days
+}
+
+/// Checks a `YYYY-MM-DD` date string (a real calendar date).
+pub fn date(field: &str, value: &str) -> Result<(), Error> {
+    let b = value.as_bytes();
+    let part = |r: std::ops::Range<usize>| value.get(r).and_then(digits).map(|n| n as u32);
+    let ok = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(
+            (part(0..4), part(5..7), part(8..10)),
+            (Some(y), Some(m), Some(d)) if is_valid_date(y, m, d)
+        );
+    if ok {
+        Ok(())
+    } else {
+        let mut m = String::from(field);
+        m.push_str(" must be a real calendar date written YYYY-MM-DD");
+        Err(Error::invalid(field, m))
+    }
+}
+
+/// Formats a UTC calendar date as `YYYY-MM-DD` (years 0 to 9999; `None` outside).
+pub fn format_date(year: i64, month: u32, day: u32) -> Option<String> {
+    if !(0..=9999).contains(&year) || !is_valid_date(year as u32, month, day) {
+        return None;
+    }
+    let mut s = String::with_capacity(10);
+    let y = year as u32;
+    for n in [y / 1000, (y / 100) % 10, (y / 10) % 10, y % 10] {
+        s.push((b'0' + n as u8) as char);
+    }
+    s.push('-');
+    s.push((b'0' + (month / 10) as u8) as char);
+    s.push((b'0' + (month % 10) as u8) as char);
+    s.push('-');
+    s.push((b'0' + (day / 10) as u8) as char);
+    s.push((b'0' + (day % 10) as u8) as char);
+    Some(s)
+}
+
+/// A non-empty string (not only ASCII whitespace).
+pub fn non_empty(field: &str, value: &str) -> Result<(), Error> {
+    if value.trim_ascii().is_empty() {
+        let mut m = String::from(field);
+        m.push_str(" must not be empty");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(())
+}
+
+/// Checks every member of an order-history filter and that `dateFrom` is not after `dateTo`.
+pub fn filter(f: &OrderHistoryFilter) -> Result<(), Error> {
+    if let Some(v) = &f.order_id {
+        non_empty("filter.orderId", v)?;
+    }
+    if let Some(v) = &f.status {
+        if !is_enum_value(v) {
+            return Err(Error::invalid(
+                "filter.status",
+                "filter.status must be a status name such as \"completed\"",
+            ));
+        }
+    }
+    if let Some(v) = &f.date_from {
+        date("filter.dateFrom", v)?;
+    }
+    if let Some(v) = &f.date_to {
+        date("filter.dateTo", v)?;
+    }
+    if let (Some(from), Some(to)) = (&f.date_from, &f.date_to) {
+        // YYYY-MM-DD compares correctly as text.
+        if from > to {
+            let mut m = String::from("filter.dateFrom (");
+            m.push_str(from);
+            m.push_str(") is after filter.dateTo (");
+            m.push_str(to);
+            m.push(')');
+            return Err(Error::invalid("filter.dateFrom", m));
+        }
+    }
+    if let Some(v) = &f.payment_method {
+        non_empty("filter.paymentMethod", v)?;
+    }
+    Ok(())
+}
+
+/// Checks a `fields` list: non-empty, every entry a GraphQL name or a dotted path of names.
+pub fn fields(list: &[String]) -> Result<(), Error> {
+    if list.is_empty() {
+        return Err(Error::invalid(
+            "fields",
+            "fields must name at least one field",
+        ));
+    }
+    for (i, f) in list.iter().enumerate() {
+        if !split_ascii(f, is_dot).all(is_name) {
+            let mut m = String::from("fields[");
+            crate::json::push_int(&mut m, i as i64);
+            m.push_str("] is not a GraphQL field name or a dotted path of field names");
+            return Err(Error::invalid("fields", m));
+        }
+    }
+    Ok(())
+}
+
+/// A withdrawal symbol: trimmed (ASCII whitespace), must not be empty.
+pub fn symbol(value: &str) -> Result<&str, Error> {
+    let s = value.trim_ascii();
+    if s.is_empty() {
+        return Err(Error::invalid(
+            "symbol",
+            "symbol must not be empty (e.g. \"USDC\")",
+        ));
+    }
+    Ok(s)
+}
+
+/// A GraphQL document for `request`: must not be blank.
+pub fn document(value: &str) -> Result<(), Error> {
+    non_empty("document", value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+    use proptest::prelude::*;
+
+    fn field_of(r: Result<(), Error>) -> Option<String> {
+        r.err().map(|e| {
+            assert_eq!(e.code, Code::InvalidInput);
+            e.field.clone().expect("invalid_input names a field")
+        })
+    }
+
+    #[test]
+    fn splitting() {
+        for s in ["", "a", "a.b", "a..b", ".a", "a.", "é.ü", "..."] {
+            assert_eq!(
+                split_ascii(s, is_dot).collect::<Vec<_>>(),
+                s.split('.').collect::<Vec<_>>(),
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn names() {
+        for ok in ["a", "_", "__schema", "A1_b", "totp", "_0"] {
+            assert!(is_name(ok), "{ok}");
+        }
+        for bad in ["", "1a", "a-b", "a b", "a.b", "é", "a{", "a\"", "a\n"] {
+            assert!(!is_name(bad), "{bad}");
+        }
+        assert!(is_enum_value("picked_up"));
+        assert!(is_enum_value("SOMETHING_NEW"));
+        for bad in ["true", "false", "null", "", "paid!", "1st"] {
+            assert!(!is_enum_value(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pages() {
+        assert_eq!(page(1).unwrap(), 1);
+        assert_eq!(page(MAX_GRAPHQL_INT).unwrap(), MAX_GRAPHQL_INT);
+        for bad in [0, -1, MAX_GRAPHQL_INT + 1, i64::MIN] {
+            assert_eq!(page(bad).unwrap_err().field.as_deref(), Some("page"));
+            assert_eq!(per_page(bad).unwrap_err().field.as_deref(), Some("perPage"));
+        }
+        assert_eq!(per_page(100_000).unwrap(), 100_000);
+        assert_eq!(integer(3.0, "page").unwrap(), 3);
+        for bad in [1.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(
+                integer(bad, "page").unwrap_err().field.as_deref(),
+                Some("page")
+            );
+        }
+        // Saturates, then the range check refuses it.
+        assert!(page(integer(1e300, "page").unwrap()).is_err());
+    }
+
+    #[test]
+    fn dates() {
+        assert!(date("d", "2024-02-29").is_ok());
+        assert!(date("d", "2000-02-29").is_ok());
+        assert!(date("d", "2025-12-31").is_ok());
+        assert!(date("d", "0000-01-01").is_ok());
+        for bad in [
+            "2025-02-29",
+            "1900-02-29",
+            "2025-13-01",
+            "2025-00-10",
+            "2025-01-00",
+            "2025-04-31",
+            "2025-1-01",
+            "25-01-01",
+            "2025/01/01",
+            "2025-01-01T00:00:00Z",
+            " 2025-01-01",
+            "",
+            "２０２５-01-01",
+            "2025-01-0a",
+            "+2025-01-01",
+        ] {
+            assert_eq!(
+                field_of(date("filter.dateTo", bad)).as_deref(),
+                Some("filter.dateTo"),
+                "{bad}"
+            );
+        }
+        assert_eq!(format_date(2024, 2, 29).as_deref(), Some("2024-02-29"));
+        assert_eq!(format_date(7, 1, 5).as_deref(), Some("0007-01-05"));
+        assert_eq!(format_date(10000, 1, 1), None);
+        assert_eq!(format_date(-1, 1, 1), None);
+        assert_eq!(format_date(2025, 2, 29), None);
+    }
+
+    fn filt(from: Option<&str>, to: Option<&str>) -> OrderHistoryFilter {
+        OrderHistoryFilter {
+            date_from: from.map(Into::into),
+            date_to: to.map(Into::into),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn filters() {
+        assert!(filter(&OrderHistoryFilter::default()).is_ok());
+        assert!(filter(&filt(Some("2024-01-01"), Some("2024-01-01"))).is_ok());
+        assert!(filter(&filt(Some("2024-01-01"), Some("2024-12-31"))).is_ok());
+        let e = filter(&filt(Some("2024-12-31"), Some("2024-01-01"))).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("filter.dateFrom"));
+        assert_eq!(
+            field_of(filter(&filt(Some("2025-02-29"), None))).as_deref(),
+            Some("filter.dateFrom")
+        );
+        let f = OrderHistoryFilter {
+            order_id: Some("  ".into()),
+            ..Default::default()
+        };
+        assert_eq!(field_of(filter(&f)).as_deref(), Some("filter.orderId"));
+        let f = OrderHistoryFilter {
+            payment_method: Some(String::new()),
+            ..Default::default()
+        };
+        assert_eq!(
+            field_of(filter(&f)).as_deref(),
+            Some("filter.paymentMethod")
+        );
+        for (s, ok) in [
+            ("paid", true),
+            ("picked_up", true),
+            ("brand_new", true),
+            ("null", false),
+            ("pa id", false),
+            ("paid\") { x }", false),
+        ] {
+            let f = OrderHistoryFilter {
+                status: Some(s.into()),
+                ..Default::default()
+            };
+            assert_eq!(filter(&f).is_ok(), ok, "{s}");
+        }
+    }
+
+    #[test]
+    fn field_lists() {
+        assert!(fields(&["id".into(), "totp.enabled".into()]).is_ok());
+        assert_eq!(field_of(fields(&[])).as_deref(), Some("fields"));
+        for bad in ["", "a..b", ".a", "a.", "a b", "a{b}", "id\n}", "1x"] {
+            let e = fields(&["id".into(), bad.into()]).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("fields"));
+            assert!(e.message.starts_with("fields[1]"), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn symbols_and_documents() {
+        assert_eq!(symbol("  USDC ").unwrap(), "USDC");
+        assert_eq!(symbol(" \t").unwrap_err().field.as_deref(), Some("symbol"));
+        assert!(document("{ a }").is_ok());
+        assert_eq!(
+            document("  ").unwrap_err().field.as_deref(),
+            Some("document")
+        );
+    }
+
+    fn arb_date() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (0u32..10000, 0u32..14, 0u32..33).prop_map(|(y, m, d)| format!("{y:04}-{m:02}-{d:02}")),
+            ".{0,12}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn dates_match_a_reference(y in 0u32..10000, m in 0u32..14, d in 0u32..33) {
+            let text = format!("{y:04}-{m:02}-{d:02}");
+            // Reference: day d of month m exists iff it comes before the 1st of the next month.
+            let valid = (1..=12).contains(&m) && d >= 1 && {
+                let (ny, nm) = if m == 12 { (i64::from(y) + 1, 1) } else { (i64::from(y), m + 1) };
+                crate::retry::days_from_civil(i64::from(y), m, d) < crate::retry::days_from_civil(ny, nm, 1)
+            };
+            prop_assert_eq!(date("d", &text).is_ok(), valid, "{}", text);
+        }
+
+        #[test]
+        fn random_filters_never_panic_and_name_the_field(
+            order_id in proptest::option::of(".{0,8}"),
+            status in proptest::option::of("[a-z_ !]{0,8}"),
+            from in proptest::option::of(arb_date()),
+            to in proptest::option::of(arb_date()),
+            pm in proptest::option::of(".{0,8}"),
+        ) {
+            let f = OrderHistoryFilter { order_id, status, date_from: from, date_to: to, payment_method: pm };
+            match filter(&f) {
+                Ok(()) => {
+                    // Valid filters satisfy every rule.
+                    if let Some(v) = &f.order_id { prop_assert!(!v.trim_ascii().is_empty()); }
+                    if let Some(v) = &f.payment_method { prop_assert!(!v.trim_ascii().is_empty()); }
+                    if let Some(v) = &f.status { prop_assert!(is_enum_value(v)); }
+                    if let (Some(a), Some(b)) = (&f.date_from, &f.date_to) { prop_assert!(a <= b); }
+                }
+                Err(e) => {
+                    prop_assert_eq!(e.code, Code::InvalidInput);
+                    let field = e.field.clone().unwrap_or_default();
+                    prop_assert!(field.starts_with("filter."), "{}", field);
+                    // The named member really is at fault.
+                    let bad = match field.as_str() {
+                        "filter.orderId" => f.order_id.as_deref().is_some_and(|v| v.trim_ascii().is_empty()),
+                        "filter.paymentMethod" => f.payment_method.as_deref().is_some_and(|v| v.trim_ascii().is_empty()),
+                        "filter.status" => f.status.as_deref().is_some_and(|v| !is_enum_value(v)),
+                        "filter.dateFrom" => f.date_from.as_deref().is_some_and(|v| date("x", v).is_err())
+                            || matches!((&f.date_from, &f.date_to), (Some(a), Some(b)) if a > b),
+                        "filter.dateTo" => f.date_to.as_deref().is_some_and(|v| date("x", v).is_err()),
+                        _ => false,
+                    };
+                    prop_assert!(bad, "{} blamed wrongly for {:?}", field, f);
+                }
+            }
+        }
+
+        #[test]
+        fn pages_valid_iff_in_range(n in any::<i64>()) {
+            prop_assert_eq!(page(n).is_ok(), (1..=MAX_GRAPHQL_INT).contains(&n));
+            prop_assert_eq!(per_page(n).is_ok(), (1..=MAX_GRAPHQL_INT).contains(&n));
+        }
+
+        #[test]
+        fn js_numbers_never_panic(x in any::<f64>()) {
+            match integer(x, "page") {
+                Ok(n) => { prop_assert!(x.is_finite() && x.fract() == 0.0); let _ = page(n); }
+                Err(e) => prop_assert_eq!(e.field.as_deref(), Some("page")),
+            }
+        }
+
+        #[test]
+        fn field_names_match_the_regex(s in "[_A-Za-z0-9 .{}\"-]{0,10}") {
+            let reference = !s.is_empty()
+                && (s.as_bytes()[0] == b'_' || s.as_bytes()[0].is_ascii_alphabetic())
+                && s.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric());
+            prop_assert_eq!(is_name(&s), reference);
+            let paths_ok = s.split('.').all(|p| !p.is_empty()
+                && (p.as_bytes()[0] == b'_' || p.as_bytes()[0].is_ascii_alphabetic())
+                && p.bytes().all(|b| b == b'_' || b.is_ascii_alphanumeric()));
+            prop_assert_eq!(fields(std::slice::from_ref(&s)).is_ok(), paths_ok);
+        }
+    }
+}

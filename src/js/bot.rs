@@ -1,0 +1,223 @@
+//! `BotClient` and `OrderIterator` for JavaScript.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+use super::error::to_js;
+use super::options;
+use crate::bot::{BotClient, PageQuery, PreparedCall};
+use crate::error::Error;
+use crate::pager::{Pager, Step};
+use crate::transport::FetchTransport;
+
+type Client = BotClient<FetchTransport>;
+
+// Doc comments on exported items are copied into both the .d.ts and the JS glue, where they
+// count against the size budget: they are kept to one line here, and the details live on the
+// option types in `ts.rs` (declarations only).
+
+/// Client of the bot (agent) endpoint; every method rejects with a `SettlementError`.
+#[wasm_bindgen(js_name = BotClient)]
+pub struct JsBotClient {
+    inner: Rc<Client>,
+}
+
+/// Every Promise-returning method goes through this one (non-generic) function, so the
+/// promise plumbing is compiled once.
+fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>) -> Promise {
+    future_to_promise(async move { future.await.map_err(|e| to_js(&e)) })
+}
+
+#[wasm_bindgen(js_class = BotClient)]
+impl JsBotClient {
+    /// Throws `SettlementError` (`invalid_input`) for invalid options; see `BotClientOptions`.
+    #[wasm_bindgen(constructor, skip_jsdoc)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "BotClientOptions")] options: JsValue,
+    ) -> Result<JsBotClient, JsValue> {
+        super::install_panic_hook();
+        let (opts, fetch) = options::bot_options(&options).map_err(|e| to_js(&e))?;
+        if fetch.is_none() && !FetchTransport::has_global_fetch() {
+            return Err(to_js(&Error::invalid(
+                "fetch",
+                "fetch: no global fetch in this environment; pass a fetch implementation",
+            )));
+        }
+        let key = opts.api_key.clone();
+        let client = Client::with_transport(opts, FetchTransport::new(fetch))
+            .map_err(|e| to_js(&e.redact(key.as_deref())))?;
+        Ok(JsBotClient {
+            inner: Rc::new(client),
+        })
+    }
+
+    fn reject(&self, err: Error) -> Promise {
+        Promise::reject(&to_js(&self.inner.config().redact(err)))
+    }
+
+    /// Runs a prepared call: one shared future type for every method.
+    fn run(&self, call: Result<PreparedCall, Error>) -> Promise {
+        match call {
+            Err(e) => self.reject(e),
+            Ok(call) => {
+                let client = self.inner.clone();
+                spawn(Box::pin(async move { client.execute(&call).await }))
+            }
+        }
+    }
+
+    /// The agent's profile (default: every field but `apiKey`); see `ProfileOptions`.
+    #[wasm_bindgen(skip_jsdoc, unchecked_return_type = "Promise<AgentProfile>")]
+    pub fn profile(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ProfileOptions")] options: JsValue,
+    ) -> Promise {
+        let call = options::field_options(&options).and_then(|o| self.inner.prepare_profile(o));
+        self.run(call)
+    }
+
+    /// One page of the order history; see `OrderHistoryOptions`.
+    #[wasm_bindgen(js_name = orderHistory, skip_jsdoc, unchecked_return_type = "Promise<OrderHistoryPage>")]
+    pub fn order_history(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OrderHistoryOptions")] options: JsValue,
+    ) -> Promise {
+        let call =
+            options::order_history_args(&options).and_then(|a| self.inner.prepare_order_history(a));
+        self.run(call)
+    }
+
+    /// Every matching order, page by page, for `for await`; throws on invalid options.
+    #[wasm_bindgen(skip_jsdoc)]
+    pub fn orders(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "OrdersOptions")] options: JsValue,
+    ) -> Result<OrderIterator, JsValue> {
+        let redact = |e: Error| to_js(&self.inner.config().redact(e));
+        let args = options::orders_args(&options).map_err(redact)?;
+        let query = PageQuery::new(
+            args.per_page,
+            args.filter,
+            args.fields.as_deref(),
+            args.signal,
+        )
+        .map_err(redact)?;
+        Ok(OrderIterator {
+            client: self.inner.clone(),
+            query: Rc::new(query),
+            pager: Rc::new(RefCell::new(Pager::new())),
+            tail: RefCell::new(None),
+        })
+    }
+
+    /// Withdrawal information for a coin such as `"USDC"`, or `null` when unknown.
+    #[wasm_bindgen(js_name = withdrawalInfo, skip_jsdoc, unchecked_return_type = "Promise<WithdrawalInfo | null>")]
+    pub fn withdrawal_info(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] symbol: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "WithdrawalInfoOptions")] options: JsValue,
+    ) -> Promise {
+        let Some(symbol) = symbol.as_string() else {
+            return self.reject(Error::invalid(
+                "symbol",
+                "symbol must be a string (e.g. \"USDC\")",
+            ));
+        };
+        let call = options::field_options(&options)
+            .and_then(|o| self.inner.prepare_withdrawal_info(&symbol, o));
+        self.run(call)
+    }
+
+    /// Any other operation's `data`; retried only if every operation in it is a query.
+    #[wasm_bindgen(
+        skip_jsdoc,
+        unchecked_return_type = "Promise<{ [field: string]: unknown }>"
+    )]
+    pub fn request(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] document: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "GraphQLVariables | null")]
+        variables: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let Some(document) = document.as_string() else {
+            return self.reject(Error::invalid("document", "document must be a string"));
+        };
+        let call = options::variables(&variables).and_then(|vars| {
+            let opts = options::call_options(&options)?;
+            self.inner.prepare_request(&document, vars.as_ref(), opts)
+        });
+        self.run(call)
+    }
+}
+
+/// The async iterator of `BotClient.orders()`; over after an error.
+#[wasm_bindgen]
+pub struct OrderIterator {
+    client: Rc<Client>,
+    query: Rc<PageQuery>,
+    pager: Rc<RefCell<Pager>>,
+    tail: RefCell<Option<Promise>>,
+}
+
+fn iter_result(done: bool, value: &JsValue) -> JsValue {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &JsValue::from_str("done"), &JsValue::from_bool(done));
+    let _ = Reflect::set(&o, &JsValue::from_str("value"), value);
+    o.into()
+}
+
+#[wasm_bindgen]
+impl OrderIterator {
+    /// The next order; calls are served in order.
+    #[wasm_bindgen(
+        skip_jsdoc,
+        unchecked_return_type = "Promise<IteratorResult<P2PPayment, undefined>>"
+    )]
+    pub fn next(&self) -> Promise {
+        let previous = self.tail.borrow_mut().take();
+        let client = self.client.clone();
+        let query = self.query.clone();
+        let pager = self.pager.clone();
+        let promise = spawn(Box::pin(async move {
+            if let Some(p) = previous {
+                let _ = JsFuture::from(p).await;
+            }
+            loop {
+                let step = pager.borrow_mut().step();
+                match step {
+                    Step::Row(row) => return Ok(iter_result(false, &row)),
+                    Step::Done => return Ok(iter_result(true, &JsValue::UNDEFINED)),
+                    Step::Fetch(page) => {
+                        match client.execute(&client.prepare_page(&query, page)).await {
+                            Ok(p) => pager.borrow_mut().receive(&p),
+                            Err(e) => {
+                                pager.borrow_mut().finish();
+                                return Err(e);
+                            }
+                        }
+                    }
+                }
+            }
+        }));
+        *self.tail.borrow_mut() = Some(promise.clone());
+        promise
+    }
+
+    /// Ends the iteration (`for await` calls it on `break`).
+    #[wasm_bindgen(
+        js_name = "return",
+        skip_jsdoc,
+        unchecked_return_type = "Promise<IteratorReturnResult<undefined>>"
+    )]
+    pub fn finish(&self) -> Promise {
+        self.pager.borrow_mut().finish();
+        Promise::resolve(&iter_result(true, &JsValue::UNDEFINED))
+    }
+}

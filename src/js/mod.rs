@@ -1,0 +1,57 @@
+//! The JavaScript binding (wasm32 only): `#[wasm_bindgen]` classes and functions that
+//! convert arguments, forward to the Rust API and map errors to `SettlementError`. No logic
+//! of their own.
+//!
+//! Exports: `BotClient`, `OrderIterator`, `classifyKey`, `__registerErrorClass`.
+
+mod bot;
+mod error;
+mod options;
+mod ts;
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// Installs (once) a tiny panic hook that reports the panic's location on `console.error`.
+/// A panic is a bug; the report never carries caller data. Called by the client constructor
+/// rather than at instantiation, so the module exports no `start` function.
+pub(crate) fn install_panic_hook() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    std::panic::set_hook(Box::new(|info| {
+        let mut m = String::from("settlement-wasm: internal error (panic)");
+        if let Some(loc) = info.location() {
+            m.push_str(" at ");
+            m.push_str(loc.file());
+            m.push(':');
+            crate::json::push_int(&mut m, i64::from(loc.line()));
+        }
+        console_error(&m);
+    }));
+}
+
+/// A key's class by its `PUBK_` / `SECK_` marker; the key is not kept.
+#[wasm_bindgen(js_name = classifyKey, skip_jsdoc, unchecked_return_type = "\"public\" | \"secret\" | \"unknown\"")]
+pub fn classify_key(#[wasm_bindgen(unchecked_param_type = "string")] key: JsValue) -> JsValue {
+    let kind = match key.as_string() {
+        Some(k) => crate::keys::classify(&k),
+        None => crate::keys::KeyKind::Unknown,
+    };
+    JsValue::from_str(kind.as_str())
+}
+
+/// Sets the class errors are built with (the package entry calls it once).
+#[wasm_bindgen(js_name = __registerErrorClass, skip_jsdoc)]
+pub fn register_error_class(
+    #[wasm_bindgen(unchecked_param_type = "SettlementErrorConstructor")] ctor: JsValue,
+) -> Result<(), JsValue> {
+    error::register(ctor)
+}

@@ -1,0 +1,255 @@
+//! The TypeScript declarations the generated `.d.ts` needs beyond the classes: options,
+//! results and the error shape. Kept in step with `types.rs`, `graphql.rs` and `error.rs`.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** A P2P payment status. The known lifecycle values are listed; unknown values pass through. */
+export type P2PPaymentStatus = "pending" | "picked_up" | "paid" | "completed" | "canceled" | (string & {});
+
+/** The `code` of a {@link SettlementError}. */
+export type SettlementErrorCode =
+  | "invalid_input"
+  | "unauthorized"
+  | "forbidden"
+  | "rate_limited"
+  | "http"
+  | "graphql"
+  | "network"
+  | "timeout"
+  | "aborted"
+  | "decode"
+  | "secret_key_in_browser";
+
+/** Where a GraphQL error occurred in the document. */
+export interface GraphQLErrorLocation {
+  line: number;
+  column: number;
+}
+
+/** One entry of a GraphQL response's `errors`, as the service sent it. */
+export interface GraphQLErrorInfo {
+  message: string;
+  path?: ReadonlyArray<string | number>;
+  locations?: ReadonlyArray<GraphQLErrorLocation>;
+  extensions?: { [key: string]: unknown };
+}
+
+/** The structured part of a {@link SettlementError}. Absent members are omitted. */
+export interface SettlementErrorDetails {
+  code: SettlementErrorCode;
+  /** For `invalid_input`: the argument or option at fault, e.g. `"filter.dateFrom"`. */
+  field?: string;
+  /** The HTTP status, whenever a response was received. */
+  status?: number;
+  /** How long the server asked to wait (`Retry-After`), in ms. */
+  retryAfterMs?: number;
+  /** Every GraphQL error of the response (also read from non-2xx GraphQL bodies). */
+  graphqlErrors?: GraphQLErrorInfo[];
+  /** Partial `data` of a response that also had errors. */
+  data?: unknown;
+}
+
+/** Every failure rejects (or throws) with a SettlementError. Messages never contain the key. */
+export interface SettlementError extends Error, SettlementErrorDetails {
+  name: "SettlementError";
+}
+
+/** The class `__registerErrorClass` expects. */
+export type SettlementErrorConstructor = new (message: string, details: SettlementErrorDetails) => SettlementError;
+
+/** What the client needs from a `fetch` response. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** A `fetch` implementation (the global `fetch` fits). */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
+) => Promise<FetchResponseLike>;
+
+/**
+ * Options of `new BotClient(…)`: exactly one of `baseUrl` and `endpoint`. Invalid options
+ * throw a `SettlementError` (`invalid_input`, `field` naming the option) synchronously.
+ *
+ * Read-only calls are retried after network errors, timeouts, 429, 502, 503 and 504, up to
+ * `maxRetries` times, with exponential backoff and full jitter (200 ms base, 5 s cap), or
+ * after the server's `Retry-After` (capped at 60 s). Mutations are never retried.
+ *
+ * @example
+ * const bot = new BotClient({ baseUrl: "https://api.example.com", apiKey });
+ */
+export interface BotClientOptions {
+  /** The service's base URL (absolute http/https); `/service/bot/graphql` is appended. */
+  baseUrl?: string;
+  /** A full endpoint URL instead, or a same-origin path starting with `/` (e.g. a proxy). */
+  endpoint?: string;
+  /** The agent API key, sent as `Authorization: Bearer <key>`. Omit it behind a proxy that adds it. */
+  apiKey?: string;
+  /** Per-attempt timeout in ms. Default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for read-only calls. Default 2. */
+  maxRetries?: number;
+  /** Extra headers (string values); may not set Authorization or Content-Type. */
+  headers?: Record<string, string>;
+  /** A fetch implementation to use instead of the global one. */
+  fetch?: FetchLike;
+}
+
+/** Options every call accepts. */
+export interface RequestOptions {
+  /** Cancels the call at once (code `aborted`); never retried. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of calls that select fields. Every name must match `/^[_A-Za-z][_0-9A-Za-z]*$/`
+ * (checked before sending); an empty list is refused.
+ */
+export interface FieldOptions extends RequestOptions {
+  /** Field names to select instead of the default; dotted paths select nested fields (`"totp.enabled"`). */
+  fields?: readonly string[];
+}
+
+/** Options of `profile`. */
+export type ProfileOptions = FieldOptions;
+/** Options of `withdrawalInfo`. */
+export type WithdrawalInfoOptions = FieldOptions;
+
+/** Narrows the order history; every member given applies. */
+export interface OrderHistoryFilter {
+  orderId?: string;
+  status?: P2PPaymentStatus;
+  /** First day included: `YYYY-MM-DD`, or a Date (its UTC date). */
+  dateFrom?: string | Date;
+  /** Last day included: `YYYY-MM-DD`, or a Date (its UTC date). */
+  dateTo?: string | Date;
+  paymentMethod?: string;
+}
+
+/**
+ * Options of `orders()`: every matching order, page by page, as an async iterable. The next
+ * page is fetched only when needed; iteration stops at `pagination.total` or an empty page,
+ * and is over after an error. Invalid options throw at once from `orders()`.
+ *
+ * @example
+ * for await (const order of bot.orders({ perPage: 100, filter: { status: "paid" } })) { … }
+ */
+export interface OrdersOptions extends FieldOptions {
+  /** Rows per page fetched (integer ≥ 1; the service's default is 10). */
+  perPage?: number;
+  filter?: OrderHistoryFilter;
+}
+
+/**
+ * Options of `orderHistory()`. Refused before sending (`invalid_input`, `field` naming the
+ * argument): `page`/`perPage` not integers ≥ 1, a date that is not a real `YYYY-MM-DD`
+ * calendar date, `dateFrom` after `dateTo`, a status that is not an enum name, an empty
+ * `orderId`/`paymentMethod`, an unknown filter key. The default row selection includes
+ * `paymentMethod`, `amountLocal`, `amountUsd` and `currency`, which the service may lack:
+ * pass `fields` if it refuses them.
+ */
+export interface OrderHistoryOptions extends OrdersOptions {
+  /** Page number, an integer ≥ 1. */
+  page: number;
+}
+
+/** Variables of a `request` document. */
+export type GraphQLVariables = { [name: string]: unknown };
+
+/**
+ * The agent's profile. Decimals are strings. The default selection is every member below;
+ * with `fields`, only the chosen ones are present.
+ */
+export interface AgentProfile {
+  id: string;
+  email?: string | null;
+  accountBalance?: string | null;
+  escrowBalance?: string | null;
+  bonusEarnings?: string | null;
+  depositAddress?: string | null;
+  verificationStatus?: string | null;
+  autoUpdateDepositRate?: boolean | null;
+  autoUpdateWithdrawalRate?: boolean | null;
+  creditLine?: string | null;
+  usedCreditLine?: string | null;
+  depositMargin?: string | null;
+  withdrawalMargin?: string | null;
+  averageDepositRate?: string | null;
+  averageWithdrawalRate?: string | null;
+  depositsCompleted?: number | null;
+  withdrawalsCompleted?: number | null;
+  totalDepositFiatAmount?: string | null;
+  totalDepositUsdAmount?: string | null;
+  totalWithdrawalFiatAmount?: string | null;
+  totalWithdrawalUsdAmount?: string | null;
+  enforceReceiptUpload?: boolean | null;
+  [field: string]: unknown;
+}
+
+/**
+ * One P2P payment (order). Decimals are strings. The default selection is every member
+ * below; with `fields`, only the chosen ones are present.
+ */
+export interface P2PPayment {
+  id: string;
+  status: P2PPaymentStatus;
+  paymentType?: "deposit" | "withdrawal" | (string & {});
+  exchangeRate?: string | null;
+  exchangeRateMinusSurcharge?: string | null;
+  orderId?: string | null;
+  source?: string | null;
+  instant?: boolean | null;
+  createdAt?: string | null;
+  expiresAt?: string | null;
+  expiresAtSecs?: number | null;
+  reassigning?: boolean | null;
+  reassignAfter?: string | null;
+  reassignAfterSecs?: number | null;
+  agentCutOfFees?: string | null;
+  fxSpreadRevenue?: string | null;
+  /** Not in the service's observed schema (selected by default; pass `fields` if refused). */
+  paymentMethod?: string | null;
+  /** Not in the service's observed schema (selected by default; pass `fields` if refused). */
+  amountLocal?: string | null;
+  /** Not in the service's observed schema (selected by default; pass `fields` if refused). */
+  amountUsd?: string | null;
+  /** Not in the service's observed schema (selected by default; pass `fields` if refused). */
+  currency?: string | null;
+  [field: string]: unknown;
+}
+
+/** Page information. */
+export interface Pagination {
+  page: number;
+  perPage: number;
+  /** Rows matching the filter, over all pages. */
+  total: number;
+}
+
+/** One page of the order history. */
+export interface OrderHistoryPage {
+  data: P2PPayment[];
+  pagination: Pagination;
+}
+
+/** How to withdraw one coin. */
+export interface WithdrawalInfo {
+  symbol: string;
+  name?: string | null;
+  /** Icon URL. */
+  icon?: string | null;
+  networks: string[];
+  addressRegex?: string | null;
+  memoRegex?: string | null;
+  [field: string]: unknown;
+}
+
+export interface OrderIterator {
+  [Symbol.asyncIterator](): OrderIterator;
+}
+"#;

@@ -1,0 +1,62 @@
+//! settlement-wasm: browser and Node client (Rust + WebAssembly) for the Stablecoin
+//! Settlement Service.
+//!
+//! # Where things live
+//! | module | concern |
+//! |---|---|
+//! | [`config`] | client options: endpoint from `baseUrl`/`endpoint`, key, timeout, retries, headers |
+//! | [`keys`] | key classification (public / secret / unknown) and redaction |
+//! | [`inputs`] | argument validation, before any I/O |
+//! | [`graphql`] | documents, selection sets, request bodies, read-only check, response envelope |
+//! | [`json`] | the JSON read trait (`JsValue` on wasm32, `serde_json::Value` elsewhere) and the body writer |
+//! | [`error`] | [`Error`], its codes, classification by HTTP status |
+//! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
+//! | [`call`] | one call: send, decode, retry |
+//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 |
+//! | [`pager`] | the `orders()` pagination state machine |
+//! | [`heap`] | the wasm32 global allocator (size classes; smaller than dlmalloc) |
+//! | [`bot`] | [`BotClient`]: profile, orderHistory, orders, withdrawalInfo, request |
+//! | [`types`] | argument and typed result structs |
+//! | `js` | (wasm32) the `#[wasm_bindgen]` classes and functions: conversion and forwarding only |
+//!
+//! Everything but `transport`'s fetch implementation and `js` compiles and is tested
+//! natively (`cargo test`).
+//!
+//! # Notes for callers
+//! * The default `P2PPayment` selection includes `paymentMethod`, `amountLocal`, `amountUsd`
+//!   and `currency`, which are not in the service's observed schema. If the service rejects
+//!   them, pass `fields` with the fields it has.
+//! * Timeouts are per attempt and are retried like network errors (for read-only
+//!   operations only).
+//! * Under CORS, `Retry-After` is only visible when the service exposes it
+//!   (`Access-Control-Expose-Headers: Retry-After`); otherwise backoff applies.
+
+#![warn(missing_docs)]
+
+pub mod bot;
+pub mod call;
+pub mod config;
+pub mod error;
+pub mod graphql;
+pub mod heap;
+pub mod inputs;
+pub mod json;
+pub mod keys;
+pub mod pager;
+pub mod retry;
+pub mod transport;
+pub mod types;
+
+#[cfg(target_arch = "wasm32")]
+mod js;
+
+#[cfg(test)]
+mod testing;
+
+pub use bot::{BotClient, Orders, PageQuery, PreparedCall};
+pub use config::{BotOptions, ClientOptions};
+pub use error::{Code, Error, ErrorDetails, GraphqlError};
+pub use json::Json;
+pub use keys::{classify as classify_key, KeyKind};
+pub use transport::{Signal, Transport};
+pub use types::*;

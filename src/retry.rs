@@ -1,0 +1,278 @@
+//! Retry policy: which failures are retried, exponential backoff with full jitter, and
+//! `Retry-After` parsing (delta seconds or HTTP-date).
+//!
+//! Only read-only operations (GraphQL queries) are retried, and only after network errors,
+//! timeouts, 429, 502, 503 and 504. Everything else (other 4xx, GraphQL errors, decode
+//! errors, aborts) is final.
+
+use crate::error::{Code, Error};
+
+/// Backoff base: the first retry waits up to this long.
+pub const BASE_DELAY_MS: u64 = 200;
+/// Backoff cap.
+pub const MAX_DELAY_MS: u64 = 5_000;
+/// The longest a `Retry-After` is honoured for.
+pub const MAX_RETRY_AFTER_MS: u64 = 60_000;
+
+/// Whether a failed attempt may be retried (for an operation that may be retried at all).
+pub fn is_retryable(err: &Error) -> bool {
+    match err.code {
+        Code::Network | Code::Timeout | Code::RateLimited => true,
+        Code::Http => matches!(err.status, Some(502..=504)),
+        _ => false,
+    }
+}
+
+/// The wait before retry number `attempt + 1` (`attempt` counts from 0).
+///
+/// With a server-given `retry_after_ms`, that (capped at 60 s). Otherwise full jitter:
+/// `random * min(5000, 200 * 2^attempt)`, with `random` in `[0, 1)`.
+pub fn delay_ms(attempt: u32, retry_after_ms: Option<u64>, random: f64) -> u64 {
+    if let Some(ms) = retry_after_ms {
+        return ms.min(MAX_RETRY_AFTER_MS);
+    }
+    let ceiling = if attempt >= 16 {
+        MAX_DELAY_MS
+    } else {
+        (BASE_DELAY_MS << attempt).min(MAX_DELAY_MS)
+    };
+    let r = if random.is_finite() {
+        random.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    ((ceiling as f64) * r) as u64 % (ceiling + 1)
+}
+
+/// Parses a `Retry-After` value: delta seconds (`"120"`) or an HTTP-date
+/// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, also the obsolete RFC 850 and asctime forms), given
+/// the current time in ms since the Unix epoch. A date in the past means 0. `None` when
+/// the value is neither.
+pub fn parse_retry_after(value: &str, now_ms: f64) -> Option<u64> {
+    let v = value.trim_ascii();
+    if v.is_empty() {
+        return None;
+    }
+    if v.bytes().all(|b| b.is_ascii_digit()) {
+        let secs = if v.len() > 12 {
+            u64::MAX / 1000
+        } else {
+            crate::inputs::digits(v)?
+        };
+        return Some(secs.saturating_mul(1000));
+    }
+    let at_ms = parse_http_date(v)? as f64 * 1000.0;
+    let now = if now_ms.is_finite() { now_ms } else { 0.0 };
+    Some(if at_ms <= now {
+        0
+    } else {
+        (at_ms - now).ceil() as u64
+    })
+}
+
+/// Parses an HTTP-date into seconds since the Unix epoch: IMF-fixdate
+/// (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime
+/// (`Sun Nov  6 08:49:37 1994`). Words other than the month (weekday, `GMT`) are skipped.
+pub fn parse_http_date(value: &str) -> Option<i64> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let separator: fn(u8) -> bool = |b| matches!(b, b' ' | b',' | b'-' | b':');
+    let mut nums = [0u64; 5];
+    let mut lens = [0usize; 5];
+    let mut count = 0;
+    let mut month = 0;
+    for token in crate::inputs::split_ascii(value, separator).filter(|t| !t.is_empty()) {
+        if let Some(n) = crate::inputs::digits(token) {
+            *nums.get_mut(count)? = n;
+            lens[count] = token.len();
+            count += 1;
+        } else if let Some(m) = MONTHS.iter().position(|m| token.eq_ignore_ascii_case(m)) {
+            month = m as u32 + 1;
+        } else if !token.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return None;
+        }
+    }
+    if count != 5 || month == 0 {
+        return None;
+    }
+    // IMF and RFC 850: day year h m s; asctime: day h m s year.
+    let (year_at, time_at) = if lens[4] == 4 { (4, 1) } else { (1, 2) };
+    let year = match (lens[year_at], nums[year_at] as i64) {
+        (4, y) => y,
+        (2, yy) if yy < 70 => 2000 + yy,
+        (2, yy) => 1900 + yy,
+        _ => return None,
+    };
+    let day = nums[0] as u32;
+    let (h, mi, s) = (nums[time_at], nums[time_at + 1], nums[time_at + 2]);
+    let short = lens[0] <= 2 && lens[time_at..time_at + 3].iter().all(|&l| l <= 2);
+    if !short
+        || h > 23
+        || mi > 59
+        || s > 60
+        || !crate::inputs::is_valid_date(year as u32, month, day)
+    {
+        return None;
+    }
+    Some(days_from_civil(year, month, day) * 86_400 + (h * 3600 + mi * 60 + s) as i64)
+}
+
+/// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn err(code: Code, status: Option<u16>) -> Error {
+        let mut e = Error::new(code, "x");
+        e.status = status;
+        e
+    }
+
+    #[test]
+    fn which_failures_retry() {
+        assert!(is_retryable(&err(Code::Network, None)));
+        assert!(is_retryable(&err(Code::Timeout, None)));
+        assert!(is_retryable(&err(Code::RateLimited, Some(429))));
+        for s in [502, 503, 504] {
+            assert!(is_retryable(&err(Code::Http, Some(s))), "{s}");
+        }
+        for s in [400, 404, 409, 422, 500, 501, 505] {
+            assert!(!is_retryable(&err(Code::Http, Some(s))), "{s}");
+        }
+        for c in [
+            Code::Unauthorized,
+            Code::Forbidden,
+            Code::Graphql,
+            Code::Decode,
+            Code::Aborted,
+            Code::InvalidInput,
+        ] {
+            assert!(!is_retryable(&err(c, Some(200))), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn backoff_bounds() {
+        assert_eq!(delay_ms(0, None, 0.0), 0);
+        assert!(delay_ms(0, None, 0.999_999) <= 200);
+        assert_eq!(delay_ms(0, None, 0.5), 100);
+        assert_eq!(delay_ms(1, None, 0.5), 200);
+        assert_eq!(delay_ms(2, None, 0.5), 400);
+        assert_eq!(delay_ms(4, None, 0.5), 1600);
+        assert_eq!(delay_ms(5, None, 0.5), 2500); // capped at 5000
+        assert_eq!(delay_ms(60, None, 0.5), 2500);
+        assert_eq!(delay_ms(u32::MAX, None, 0.999), 4995);
+        assert_eq!(delay_ms(3, None, f64::NAN), 0);
+        assert!(delay_ms(3, None, 7.0) <= 1600);
+    }
+
+    #[test]
+    fn retry_after_wins_and_is_capped() {
+        assert_eq!(delay_ms(0, Some(3_000), 0.9), 3_000);
+        assert_eq!(delay_ms(0, Some(0), 0.9), 0);
+        assert_eq!(delay_ms(5, Some(120_000), 0.9), 60_000);
+        assert_eq!(delay_ms(5, Some(u64::MAX), 0.9), 60_000);
+    }
+
+    #[test]
+    fn retry_after_values() {
+        let now = 1_445_412_470_000.0; // 2015-10-21T07:27:50Z
+        assert_eq!(parse_retry_after("120", now), Some(120_000));
+        assert_eq!(parse_retry_after(" 0 ", now), Some(0));
+        assert_eq!(
+            parse_retry_after("99999999999999999999", now),
+            Some((u64::MAX / 1000) * 1000)
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now),
+            Some(10_000)
+        );
+        assert_eq!(
+            parse_retry_after("Wednesday, 21-Oct-15 07:28:00 GMT", now),
+            Some(10_000)
+        );
+        assert_eq!(
+            parse_retry_after("Wed Oct 21 07:28:00 2015", now),
+            Some(10_000)
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:00:00 GMT", now),
+            Some(0)
+        );
+        for bad in [
+            "",
+            "soon",
+            "-5",
+            "1.5",
+            "Wed, 32 Oct 2015 07:28:00 GMT",
+            "Wed, 21 Foo 2015 07:28:00 GMT",
+            "Wed, 21 Oct 2015 25:28:00 GMT",
+            "Wed, 21 Oct 2015 GMT",
+            "Wed, 21 Oct 2015 07:28:00 +0200",
+        ] {
+            assert_eq!(parse_retry_after(bad, now), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn civil_days() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(days_from_civil(1969, 12, 31), -1);
+        assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(784_111_777)
+        );
+        assert_eq!(
+            parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"),
+            Some(784_111_777)
+        );
+        assert_eq!(
+            parse_http_date("Sun Nov  6 08:49:37 1994"),
+            Some(784_111_777)
+        );
+        assert_eq!(parse_http_date("Thursday, 01-Jan-70 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            parse_http_date("Sat, 01-Jan-00 00:00:00 GMT"),
+            Some(946_684_800)
+        );
+        for bad in [
+            "Sun, 06 Nov 1994 08:49 GMT",
+            "Sun, 06 Nov 994 08:49:37 GMT",
+            "Sun, 006 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37:01 GMT",
+            "Sun, 06 Nov 1994 08:49:371 GMT",
+            "Sun, 06 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(parse_http_date(bad), None, "{bad}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn backoff_never_exceeds_bounds(attempt in 0u32..100, r in 0.0f64..1.0) {
+            let d = delay_ms(attempt, None, r);
+            let ceiling = if attempt >= 16 { MAX_DELAY_MS } else { (BASE_DELAY_MS << attempt).min(MAX_DELAY_MS) };
+            prop_assert!(d <= ceiling);
+        }
+
+        #[test]
+        fn retry_after_never_panics(s in ".{0,40}", now in any::<f64>()) {
+            let _ = parse_retry_after(&s, now);
+        }
+    }
+}

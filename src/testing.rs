@@ -1,0 +1,165 @@
+//! Test support: a recording fake transport with scripted replies and virtual sleeps.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+
+use crate::transport::{
+    is_aborted, AbortFlag, HttpRequest, HttpResponse, Signal, Transport, TransportError,
+};
+
+/// One scripted outcome of a send.
+pub enum Reply {
+    /// An HTTP response.
+    Http {
+        status: u16,
+        retry_after: Option<String>,
+        body: String,
+    },
+    /// A transport failure.
+    Fail(TransportError),
+    /// The caller aborts while the request is in flight.
+    AbortCaller(AbortFlag),
+}
+
+/// A request as the transport saw it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    pub timeout_ms: u32,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).expect("request body is JSON")
+    }
+}
+
+pub struct FakeTransport {
+    replies: RefCell<VecDeque<Reply>>,
+    pub requests: RefCell<Vec<Recorded>>,
+    pub sleeps: RefCell<Vec<u64>>,
+    rng: Cell<u64>,
+    pub now_ms: Cell<f64>,
+    /// When set, the caller's flag is aborted during the next sleep.
+    pub abort_during_sleep: RefCell<Option<AbortFlag>>,
+}
+
+impl FakeTransport {
+    pub fn new(seed: u64) -> Self {
+        FakeTransport {
+            replies: RefCell::new(VecDeque::new()),
+            requests: RefCell::new(Vec::new()),
+            sleeps: RefCell::new(Vec::new()),
+            rng: Cell::new(seed | 1),
+            now_ms: Cell::new(1_445_412_470_000.0), // 2015-10-21T07:27:50Z
+            abort_during_sleep: RefCell::new(None),
+        }
+    }
+
+    pub fn push(&self, reply: Reply) -> &Self {
+        self.replies.borrow_mut().push_back(reply);
+        self
+    }
+
+    pub fn http(&self, status: u16, body: &str) -> &Self {
+        self.push(Reply::Http {
+            status,
+            retry_after: None,
+            body: body.to_owned(),
+        })
+    }
+
+    pub fn http_retry_after(&self, status: u16, retry_after: &str, body: &str) -> &Self {
+        self.push(Reply::Http {
+            status,
+            retry_after: Some(retry_after.to_owned()),
+            body: body.to_owned(),
+        })
+    }
+
+    pub fn fail(&self, e: TransportError) -> &Self {
+        self.push(Reply::Fail(e))
+    }
+
+    pub fn sent(&self) -> usize {
+        self.requests.borrow().len()
+    }
+
+    pub fn request(&self, i: usize) -> Recorded {
+        self.requests.borrow()[i].clone()
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.replies.borrow().len()
+    }
+}
+
+impl Transport for FakeTransport {
+    async fn send(
+        &self,
+        request: &HttpRequest<'_>,
+        signal: Option<&Signal>,
+    ) -> Result<HttpResponse, TransportError> {
+        if is_aborted(signal) {
+            return Err(TransportError::Aborted);
+        }
+        self.requests.borrow_mut().push(Recorded {
+            url: request.url.to_owned(),
+            headers: request.headers.to_vec(),
+            body: request.body.to_owned(),
+            timeout_ms: request.timeout_ms,
+        });
+        let reply = self.replies.borrow_mut().pop_front();
+        match reply {
+            None => Err(TransportError::Network("no scripted reply".into())),
+            Some(Reply::Http {
+                status,
+                retry_after,
+                body,
+            }) => Ok(HttpResponse {
+                status,
+                retry_after,
+                body,
+            }),
+            Some(Reply::Fail(e)) => Err(e),
+            Some(Reply::AbortCaller(flag)) => {
+                flag.abort();
+                Err(TransportError::Aborted)
+            }
+        }
+    }
+
+    async fn sleep(&self, ms: u64, signal: Option<&Signal>) -> Result<(), TransportError> {
+        self.sleeps.borrow_mut().push(ms);
+        if let Some(flag) = self.abort_during_sleep.borrow_mut().take() {
+            flag.abort();
+        }
+        if is_aborted(signal) {
+            Err(TransportError::Aborted)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn random(&self) -> f64 {
+        // xorshift64*: deterministic for a seed.
+        let mut x = self.rng.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng.set(x);
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.now_ms.get()
+    }
+}
