@@ -11,9 +11,9 @@ for f in tests/wasm_*.rs; do [ -e "$f" ] && suites+=(--test "$(basename "$f" .rs
 [ ${#suites[@]} -gt 0 ] || { echo "test-wasm: no tests/wasm_*.rs suites" >&2; exit 1; }
 
 echo "== wasm-bindgen-test in Node"
-WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --quiet --target wasm32-unknown-unknown "${suites[@]}"
+WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown "${suites[@]}"
 
 echo "== wasm-bindgen-test in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1 \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/tests/webdriver.json" \
-  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --quiet --target wasm32-unknown-unknown "${suites[@]}"
+  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown "${suites[@]}"

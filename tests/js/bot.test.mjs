@@ -246,7 +246,7 @@ describe("errors and resilience", () => {
     ["status=500;body=html", "http", 500],
     ["status=400;body=empty", "http", 400],
     ["body=truncated", "decode", 200],
-    ["body=html", "decode", 200],
+    ["status=200;body=html", "decode", 200],
   ];
   for (const [fault, code, status] of faultCases) {
     test(`fault ${fault} → ${code}`, async () => {
