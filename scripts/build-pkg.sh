@@ -35,6 +35,13 @@ if [ "$opt" = 1 ]; then
   done
 fi
 
+# Minify the browser glue (what pages download); keep the Node glue readable.
+if [ "$opt" = 1 ]; then
+  node_modules/.bin/esbuild --minify --format=esm --log-level=warning \
+    pkg/web/$name.js --outfile=pkg/web/$name.min.js
+  mv pkg/web/$name.min.js pkg/web/$name.js
+fi
+
 # The package's own files. The version comes from Cargo.toml so the two never disagree.
 # wasm-bindgen writes a .gitignore and package.json into each out-dir that npm would honour.
 rm -f pkg/web/.gitignore pkg/node/.gitignore pkg/web/package.json pkg/node/package.json
@@ -43,6 +50,11 @@ version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 cp -R pkg-template/. pkg/
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" pkg/package.json
 cp LICENSE* pkg/ 2>/dev/null || true
+
+if [ "$opt" = 1 ]; then
+  node_modules/.bin/esbuild --minify --format=esm --log-level=warning pkg/index.js --outfile=pkg/index.min.js
+  mv pkg/index.min.js pkg/index.js
+fi
 
 # Node ESM entry: re-export the CommonJS entry's names (one instance for import and require).
 node -e '
