@@ -19,7 +19,7 @@ try {
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
     await page.goto(`${SANDBOX_URL}/index.html`);
-    await page.waitForFunction(() => window.benchReady === true);
+    await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
     inits.push(await page.evaluate(() => window.measureInit()));
     await ctx.close();
   }
@@ -30,7 +30,7 @@ try {
   const page = await ctx.newPage();
   page.on("pageerror", (e) => { console.error("page error:", e); process.exitCode = 1; });
   await page.goto(`${SANDBOX_URL}/index.html`);
-  await page.waitForFunction(() => window.benchReady === true);
+  await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
 
   // The exact document the package sends (from the sandbox's request log), so every
   // contender asks for the same selection.
