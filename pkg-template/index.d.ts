@@ -2,7 +2,7 @@
 // The classes, option and result types come from the Rust sources (wasm-bindgen output);
 // this file adds the entry points and the error class.
 export * from "./web/settlement_wasm.js";
-import type { SettlementErrorCode, GraphQLErrorInfo } from "./web/settlement_wasm.js";
+import type { SettlementErrorCode, GraphQLErrorInfo, RampListenerOptions } from "./web/settlement_wasm.js";
 
 /** What `init()` accepts: where or what the .wasm is. Omit it to load the file beside the package. */
 export type InitInput =
@@ -22,6 +22,21 @@ export default function init(input?: InitInput): Promise<void>;
 export { init };
 /** Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node. */
 export function initSync(moduleOrBytes: BufferSource | WebAssembly.Module): void;
+
+/**
+ * Listen for the hosted onchain ramp page's `crypto.requested` messages. Only messages whose
+ * `origin` is exactly `allowedOrigin` and whose data has the documented shape reach
+ * `onCryptoRequested` (both checks are in the Rust core); everything else is ignored. Throws
+ * `SettlementError` (`invalid_input`) for invalid options. Returns a function that stops
+ * listening (calling it again does nothing).
+ *
+ * @example
+ * const stop = listenForRampEvents({
+ *   allowedOrigin: "https://ramp.example",
+ *   onCryptoRequested: ({ amountCents, destinationAddress }) => sendCrypto(amountCents, destinationAddress),
+ * });
+ */
+export function listenForRampEvents(options: RampListenerOptions): () => void;
 
 /** Every failure of this package (thrown or rejected) is a SettlementError. */
 export declare class SettlementError extends Error {

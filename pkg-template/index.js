@@ -5,9 +5,14 @@
 //   const bot = new BotClient({ baseUrl, apiKey });
 //
 // No top-level await: nothing is fetched until init() is called.
-import wbgInit, { initSync as wbgInitSync, __registerErrorClass, OrderIterator } from "./web/settlement_wasm.js";
+import wbgInit, {
+  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator,
+} from "./web/settlement_wasm.js";
 
-export * from "./web/settlement_wasm.js";
+// The public names only (the glue's `__` functions are the entries' internals).
+export {
+  BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
+} from "./web/settlement_wasm.js";
 
 /** Every failure of this package is a SettlementError (see index.d.ts for its fields). */
 export class SettlementError extends Error {
@@ -49,3 +54,18 @@ export function initSync(moduleOrBytes) {
 }
 
 export { init };
+
+/**
+ * Calls `onCryptoRequested(payload, event)` for each `crypto.requested` message the hosted
+ * ramp page posts from exactly `allowedOrigin` (the origin and shape checks are in Rust);
+ * returns a function that stops listening (safe to call twice). See index.d.ts.
+ */
+export function listenForRampEvents(options) {
+  const { allowedOrigin, onCryptoRequested, target } = options ?? {};
+  const t = __rampListener(allowedOrigin, onCryptoRequested, target);
+  const listener = (e) => {
+    if (__rampAccepts(allowedOrigin, e.origin, e.data)) onCryptoRequested(e.data.payload, e);
+  };
+  t.addEventListener("message", listener);
+  return () => t.removeEventListener("message", listener);
+}

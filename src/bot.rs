@@ -5,8 +5,8 @@
 //! (on wasm32, the very JavaScript objects `JSON.parse` made); the others convert it into
 //! the typed structs of [`crate::types`].
 
-use crate::call::{self, Success};
-use crate::config::{BotOptions, Config, BOT_PATH};
+use crate::call::{Client, PreparedCall};
+use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
 use crate::graphql::{self, Expect};
 use crate::inputs;
@@ -18,10 +18,17 @@ use crate::types::{
     OrderHistoryPage, OrdersArgs, P2PPayment, WithdrawalInfo,
 };
 
-/// A client of the bot (agent) endpoint, `{baseUrl}/service/bot/graphql`.
+/// A client of the bot (agent) endpoint, `{baseUrl}/service/bot/graphql`. Dereferences to
+/// the shared [`Client`] (`execute`, `config`, `transport`).
 pub struct BotClient<T: Transport> {
-    config: Config,
-    transport: T,
+    client: Client<T>,
+}
+
+impl<T: Transport> std::ops::Deref for BotClient<T> {
+    type Target = Client<T>;
+    fn deref(&self) -> &Client<T> {
+        &self.client
+    }
 }
 
 /// A validated order-history query, ready to fetch any page of.
@@ -55,28 +62,6 @@ impl PageQuery {
     }
 }
 
-/// A validated call, ready to send: the JSON body, whether it may be retried, what the
-/// response's `data` must look like, and the caller's signal. Built by the `prepare_*`
-/// methods (which do all validation, before any I/O) and run by [`BotClient::execute`].
-#[derive(Clone)]
-pub struct PreparedCall {
-    body: String,
-    retryable: bool,
-    expect: Expect,
-    signal: Option<Signal>,
-}
-
-impl PreparedCall {
-    /// The JSON request body.
-    pub fn body(&self) -> &str {
-        &self.body
-    }
-    /// Whether the call may be retried (read-only operations only).
-    pub fn is_retryable(&self) -> bool {
-        self.retryable
-    }
-}
-
 #[cfg(target_arch = "wasm32")]
 impl BotClient<crate::transport::FetchTransport> {
     /// A client over the global `fetch`.
@@ -86,66 +71,23 @@ impl BotClient<crate::transport::FetchTransport> {
 }
 
 impl<T: Transport> BotClient<T> {
+    /// Wraps a validated core (the JS binding builds it with the other client).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn from_client(client: Client<T>) -> Self {
+        BotClient { client }
+    }
+
     /// A client over any [`Transport`].
     pub fn with_transport(options: BotOptions, transport: T) -> Result<Self, Error> {
-        let config = Config::new(&options, BOT_PATH)?;
-        Ok(BotClient { config, transport })
-    }
-
-    /// The validated configuration.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    /// The transport.
-    pub fn transport(&self) -> &T {
-        &self.transport
-    }
-
-    /// Sends a prepared call (with retries when allowed) and returns the value its
-    /// expectation selects, untouched.
-    pub async fn execute(&self, call: &PreparedCall) -> Result<Json, Error> {
-        self.execute_inner(call).await.map(|s| s.value)
-    }
-
-    async fn execute_inner(&self, call: &PreparedCall) -> Result<Success, Error> {
-        call::run(
-            &self.transport,
-            &self.config,
-            &call.body,
-            call.retryable,
-            call.expect,
-            call.signal.as_ref(),
-        )
-        .await
-        .map_err(|e| self.config.redact(e))
-    }
-
-    async fn execute_typed<R: serde::de::DeserializeOwned>(
-        &self,
-        call: Result<PreparedCall, Error>,
-    ) -> Result<R, Error> {
-        let s = self.execute_inner(&call?).await?;
-        from_json(&s.value, s.status)
-    }
-
-    fn redact<R>(&self, r: Result<R, Error>) -> Result<R, Error> {
-        r.map_err(|e| self.config.redact(e))
+        Ok(BotClient {
+            client: Client::new(&options, BOT_PATH, transport)?,
+        })
     }
 
     /// Validates and builds a `profile` call. Default selection: every `AgentProfile` field
     /// except `apiKey`.
     pub fn prepare_profile(&self, options: FieldOptions) -> Result<PreparedCall, Error> {
-        self.redact(graphql::selection(
-            options.fields.as_deref(),
-            graphql::PROFILE_FIELDS,
-        ))
-        .map(|sel| PreparedCall {
-            body: graphql::profile_body(&graphql::profile_document(&sel)),
-            retryable: true,
-            expect: Expect::Object("profile"),
-            signal: options.signal,
-        })
+        self.prepare(&graphql::PROFILE, None, options)
     }
 
     /// The agent's profile, as JSON.
@@ -220,18 +162,8 @@ impl<T: Transport> BotClient<T> {
         symbol: &str,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
-        self.redact(inputs::symbol(symbol).and_then(|symbol| {
-            let sel = graphql::selection(options.fields.as_deref(), graphql::WITHDRAWAL_FIELDS)?;
-            Ok(PreparedCall {
-                body: graphql::withdrawal_info_body(
-                    &graphql::withdrawal_info_document(&sel),
-                    symbol,
-                ),
-                retryable: true,
-                expect: Expect::ObjectOrNull("withdrawalInfo"),
-                signal: options.signal,
-            })
-        }))
+        let symbol = self.redact(inputs::symbol(symbol))?;
+        self.prepare(&graphql::WITHDRAWAL_INFO, Some(symbol), options)
     }
 
     /// Withdrawal information for a coin (`null` when the service does not know it), as JSON.

@@ -1,12 +1,114 @@
-//! One GraphQL call: send the body, decode the response, retry when the policy allows.
-//! Shared by every client.
+//! One GraphQL call: send the body, decode the response, retry when the policy allows;
+//! and [`Client`], the core every client (`BotClient`, `MerchantClient`) is built on: one
+//! validated [`Config`], one [`Transport`], and [`PreparedCall`]s to run through them.
 
-use crate::config::Config;
+use crate::config::{ClientOptions, Config};
 use crate::error::Error;
-use crate::graphql::{decode_response, Expect};
+use crate::graphql::{self, decode_response, Expect, RootQuery};
 use crate::json::Json;
 use crate::retry;
 use crate::transport::{is_aborted, HttpRequest, Signal, Transport, TransportError};
+use crate::types::{from_json, FieldOptions};
+
+/// A validated call, ready to send: the JSON body, whether it may be retried, what the
+/// response's `data` must look like, and the caller's signal. Built by the clients'
+/// `prepare_*` methods (which do all validation, before any I/O) and run by
+/// [`Client::execute`].
+#[derive(Clone)]
+pub struct PreparedCall {
+    pub(crate) body: String,
+    pub(crate) retryable: bool,
+    pub(crate) expect: Expect,
+    pub(crate) signal: Option<Signal>,
+}
+
+impl PreparedCall {
+    /// The JSON request body.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+    /// Whether the call may be retried (read-only operations only).
+    pub fn is_retryable(&self) -> bool {
+        self.retryable
+    }
+}
+
+/// The shared core of the clients: configuration, transport, and running prepared calls.
+/// `BotClient` and `MerchantClient` dereference to it, so `client.execute(&call)`,
+/// `client.config()` and `client.transport()` work on both.
+pub struct Client<T: Transport> {
+    config: Config,
+    transport: T,
+}
+
+impl<T: Transport> Client<T> {
+    /// Validates `options` for the endpoint at `path` under `baseUrl`.
+    pub fn new(options: &ClientOptions, path: &str, transport: T) -> Result<Self, Error> {
+        let config = Config::new(options, path)?;
+        Ok(Client { config, transport })
+    }
+
+    /// The validated configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The transport.
+    pub fn transport(&self) -> &T {
+        &self.transport
+    }
+
+    /// Sends a prepared call (with retries when allowed) and returns the value its
+    /// expectation selects, untouched. Errors are redacted.
+    pub async fn execute(&self, call: &PreparedCall) -> Result<Json, Error> {
+        self.execute_inner(call).await.map(|s| s.value)
+    }
+
+    async fn execute_inner(&self, call: &PreparedCall) -> Result<Success, Error> {
+        run(
+            &self.transport,
+            &self.config,
+            &call.body,
+            call.retryable,
+            call.expect,
+            call.signal.as_ref(),
+        )
+        .await
+        .map_err(|e| self.config.redact(e))
+    }
+
+    /// Runs a call (or returns its validation error) and converts the result into `R`.
+    pub async fn execute_typed<R: serde::de::DeserializeOwned>(
+        &self,
+        call: Result<PreparedCall, Error>,
+    ) -> Result<R, Error> {
+        let s = self.execute_inner(&call?).await?;
+        from_json(&s.value, s.status)
+    }
+
+    /// Builds the call of a [`RootQuery`] (a read-only query, so retryable) with an already
+    /// validated argument `value`: the selection from `options.fields` (checked) or the
+    /// query's default. Errors are redacted.
+    pub fn prepare(
+        &self,
+        query: &RootQuery,
+        value: Option<&str>,
+        options: FieldOptions,
+    ) -> Result<PreparedCall, Error> {
+        self.redact(graphql::selection(options.fields.as_deref(), query.fields))
+            .map(|sel| PreparedCall {
+                body: graphql::root_body(query, &graphql::root_document(query, &sel), value),
+                retryable: true,
+                expect: query.expect,
+                signal: options.signal,
+            })
+    }
+
+    /// Redacts the key from an error result.
+    pub fn redact<R>(&self, r: Result<R, Error>) -> Result<R, Error> {
+        r.map_err(|e| self.config.redact(e))
+    }
+}
 
 /// A successful call: the HTTP status and the value `expect` selected.
 pub struct Success {

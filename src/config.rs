@@ -5,6 +5,8 @@ use crate::error::Error;
 
 /// The bot (agent) endpoint's path under `baseUrl`.
 pub const BOT_PATH: &str = "/service/bot/graphql";
+/// The merchant endpoint's path under `baseUrl`.
+pub const MERCHANT_PATH: &str = "/service/api/graphql";
 /// Default per-attempt timeout.
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
 /// Default number of retries after the first attempt.
@@ -35,6 +37,16 @@ pub struct ClientOptions {
 
 /// Options of a `BotClient`.
 pub type BotOptions = ClientOptions;
+
+/// Options of a `MerchantClient`: the shared options, and the browser opt-out.
+#[derive(Clone, Default, Debug)]
+pub struct MerchantOptions {
+    /// Endpoint, key, timeout, retries, headers (the endpoint path is `/service/api/graphql`).
+    pub client: ClientOptions,
+    /// Allow a secret key where page visitors could read it (a browser or worker). Off by
+    /// default: see [`crate::keys::browser_guard`].
+    pub dangerously_allow_browser: bool,
+}
 
 impl std::fmt::Debug for ClientOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -210,7 +222,7 @@ fn check_chars(field: &str, url: &str) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_absolute_url(field: &str, url: &str, allow_query: bool) -> Result<(), Error> {
+pub(crate) fn check_absolute_url(field: &str, url: &str, allow_query: bool) -> Result<(), Error> {
     check_chars(field, url)?;
     let rest = if let Some(r) = strip_prefix_ci(url, "https://") {
         r
@@ -251,7 +263,7 @@ fn not_absolute(field: &str, path_allowed: bool) -> Error {
     Error::invalid(field, m)
 }
 
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+pub(crate) fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let head = s.get(..prefix.len())?;
     if head.eq_ignore_ascii_case(prefix) {
         s.get(prefix.len()..)

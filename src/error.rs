@@ -26,7 +26,8 @@ pub enum Code {
     Aborted,
     /// The body was not JSON, or not shaped as expected.
     Decode,
-    /// Reserved for the merchant client: a secret key used where only a public key may be.
+    /// `MerchantClient` was given a secret key where page visitors can read it (a browser or
+    /// worker) without `dangerously_allow_browser`; see [`crate::keys::browser_guard`].
     SecretKeyInBrowser,
 }
 

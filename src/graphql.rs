@@ -81,9 +81,145 @@ fn write_nodes(out: &mut String, nodes: &[Node]) {
     }
 }
 
+/// A query of one root field with at most one `String`-like argument: its operation name,
+/// field, argument, default selection and the shape its result must have. Every built-in
+/// query but `orderHistory` is one of these (bot: [`PROFILE`], [`WITHDRAWAL_INFO`];
+/// merchant: [`ACCOUNT`] … [`MERCHANT_PAYMENT_REQUEST`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RootQuery {
+    /// The `operationName`, e.g. `"MarketRate"`.
+    pub operation: &'static str,
+    /// The root field, e.g. `"marketRate"`.
+    pub field: &'static str,
+    /// The argument's name and GraphQL type, e.g. `("countryCode", "String!")`; its value
+    /// travels as the variable of the same name.
+    pub argument: Option<(&'static str, &'static str)>,
+    /// The default selection.
+    pub fields: &'static str,
+    /// What `data.<field>` must be.
+    pub expect: Expect,
+}
+
+/// `profile: AgentProfile!` (bot).
+pub const PROFILE: RootQuery = RootQuery {
+    operation: "Profile",
+    field: "profile",
+    argument: None,
+    fields: PROFILE_FIELDS,
+    expect: Expect::Object("profile"),
+};
+/// `withdrawalInfo(symbol: String!): WithdrawalInfo` (bot).
+pub const WITHDRAWAL_INFO: RootQuery = RootQuery {
+    operation: "WithdrawalInfo",
+    field: "withdrawalInfo",
+    argument: Some(("symbol", "String!")),
+    fields: WITHDRAWAL_FIELDS,
+    expect: Expect::ObjectOrNull("withdrawalInfo"),
+};
+/// `account: Account!` (merchant; needs the secret key).
+pub const ACCOUNT: RootQuery = RootQuery {
+    operation: "Account",
+    field: "account",
+    argument: None,
+    fields: "id accountBalance depositAddress",
+    expect: Expect::Object("account"),
+};
+/// `availableCountries: [Country!]!` (merchant).
+pub const AVAILABLE_COUNTRIES: RootQuery = RootQuery {
+    operation: "AvailableCountries",
+    field: "availableCountries",
+    argument: None,
+    fields: "id name code currency { isoCode name }",
+    expect: Expect::List("availableCountries"),
+};
+/// `p2pPaymentMethodTypes(country: ID!): [PaymentMethodType!]!` (merchant).
+pub const PAYMENT_METHOD_TYPES: RootQuery = RootQuery {
+    operation: "PaymentMethodTypes",
+    field: "p2pPaymentMethodTypes",
+    argument: Some(("country", "ID!")),
+    fields: "id identifier label fields { label identifier required }",
+    expect: Expect::List("p2pPaymentMethodTypes"),
+};
+/// `marketRate(countryCode: String!): MarketRate` (merchant; indicative rates).
+pub const MARKET_RATE: RootQuery = RootQuery {
+    operation: "MarketRate",
+    field: "marketRate",
+    argument: Some(("countryCode", "String!")),
+    fields: "depositRate withdrawalRate",
+    expect: Expect::ObjectOrNull("marketRate"),
+};
+/// `rampLimits: RampLimits!` (merchant).
+pub const RAMP_LIMITS: RootQuery = RootQuery {
+    operation: "RampLimits",
+    field: "rampLimits",
+    argument: None,
+    fields: "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd \
+dailyLimitUsd",
+    expect: Expect::Object("rampLimits"),
+};
+/// `rampableAssets: [RampableAsset!]!` (merchant).
+pub const RAMPABLE_ASSETS: RootQuery = RootQuery {
+    operation: "RampableAssets",
+    field: "rampableAssets",
+    argument: None,
+    fields: "name symbol networks contractAddress",
+    expect: Expect::List("rampableAssets"),
+};
+/// `merchantPaymentRequest(reference: String!): MerchantPaymentRequest` (merchant).
+pub const MERCHANT_PAYMENT_REQUEST: RootQuery = RootQuery {
+    operation: "MerchantPaymentRequest",
+    field: "merchantPaymentRequest",
+    argument: Some(("reference", "String!")),
+    fields: "id paymentType hostedLink amount currency reference status",
+    expect: Expect::ObjectOrNull("merchantPaymentRequest"),
+};
+
+/// `query <Op>($arg: Type) { <field>(arg: $arg) { <selection> } }` (without the argument
+/// parts when the query has none).
+pub fn root_document(q: &RootQuery, selection: &str) -> String {
+    let mut s = String::with_capacity(64 + selection.len());
+    s.push_str("query ");
+    s.push_str(q.operation);
+    if let Some((name, ty)) = q.argument {
+        s.push_str("($");
+        s.push_str(name);
+        s.push_str(": ");
+        s.push_str(ty);
+        s.push(')');
+    }
+    s.push_str(" { ");
+    s.push_str(q.field);
+    if let Some((name, _)) = q.argument {
+        s.push('(');
+        s.push_str(name);
+        s.push_str(": $");
+        s.push_str(name);
+        s.push(')');
+    }
+    s.push_str(" { ");
+    s.push_str(selection);
+    s.push_str(" } }");
+    s
+}
+
+/// The body of a [`RootQuery`]: `{query, variables: {<arg>: value}, operationName}`
+/// (`variables` only when the query has an argument and `value` is given).
+pub fn root_body(q: &RootQuery, document: &str, value: Option<&str>) -> String {
+    let mut w = JsonWriter::new();
+    begin_body(&mut w, document);
+    if let (Some((name, _)), Some(v)) = (q.argument, value) {
+        w.key("variables");
+        w.begin_object();
+        w.key(name);
+        w.string(v);
+        w.end_object();
+    }
+    end_body(w, Some(q.operation))
+}
+
 /// `query Profile { profile { <selection> } }`
 pub fn profile_document(selection: &str) -> String {
-    wrap("query Profile { profile { ", selection, " } }")
+    root_document(&PROFILE, selection)
 }
 
 /// The `OrderHistory` query with `<selection>` inside `data { }`.
@@ -98,11 +234,7 @@ orderHistory(page: $page, perPage: $perPage, filter: $filter) { data { ",
 
 /// `query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { <selection> } }`
 pub fn withdrawal_info_document(selection: &str) -> String {
-    wrap(
-        "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { ",
-        selection,
-        " } }",
-    )
+    root_document(&WITHDRAWAL_INFO, selection)
 }
 
 fn wrap(head: &str, middle: &str, tail: &str) -> String {
@@ -130,9 +262,7 @@ fn end_body(mut w: JsonWriter, operation_name: Option<&str>) -> String {
 
 /// The body of the `Profile` query.
 pub fn profile_body(document: &str) -> String {
-    let mut w = JsonWriter::new();
-    begin_body(&mut w, document);
-    end_body(w, Some("Profile"))
+    root_body(&PROFILE, document, None)
 }
 
 /// The body of one `OrderHistory` page; `perPage` and `filter` are omitted when unset/empty.
@@ -175,14 +305,7 @@ pub fn order_history_body(
 
 /// The body of the `WithdrawalInfo` query.
 pub fn withdrawal_info_body(document: &str, symbol: &str) -> String {
-    let mut w = JsonWriter::new();
-    begin_body(&mut w, document);
-    w.key("variables");
-    w.begin_object();
-    w.key("symbol");
-    w.string(symbol);
-    w.end_object();
-    end_body(w, Some("WithdrawalInfo"))
+    root_body(&WITHDRAWAL_INFO, document, Some(symbol))
 }
 
 /// The body of a caller's document; `variables_json` is serialised JSON of an object.
@@ -321,6 +444,8 @@ pub enum Expect {
     Object(&'static str),
     /// `data.<field>` must be an object or `null`; it is returned.
     ObjectOrNull(&'static str),
+    /// `data.<field>` must be a list; it is returned (elements unchecked and untouched).
+    List(&'static str),
     /// `data.<field>` must be a page: `{ data: [...], pagination: { page, perPage, total } }`
     /// with numeric page information; it is returned (rows unchecked and untouched).
     Page(&'static str),
@@ -405,6 +530,10 @@ fn check_shape(status: u16, data: Json, expect: Expect) -> Result<Json, Error> {
             .member(field)
             .filter(|v| v.is_object() || v.is_null())
             .ok_or_else(|| shape_error(status, field, " was missing or not an object or null.")),
+        Expect::List(field) => data
+            .member(field)
+            .filter(|v| v.array_len().is_some())
+            .ok_or_else(|| shape_error(status, field, " was missing or not a list.")),
         Expect::Page(field) => {
             let page = data
                 .member(field)
@@ -487,6 +616,92 @@ currency } pagination { page perPage total } } }"
             "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { symbol name icon \
 networks addressRegex memoRegex } }"
         );
+    }
+
+    #[test]
+    fn merchant_documents_are_exact() {
+        let doc = |q: &RootQuery| root_document(q, q.fields);
+        assert_eq!(
+            doc(&ACCOUNT),
+            "query Account { account { id accountBalance depositAddress } }"
+        );
+        assert_eq!(
+            doc(&AVAILABLE_COUNTRIES),
+            "query AvailableCountries { availableCountries { id name code currency { isoCode name } } }"
+        );
+        assert_eq!(
+            doc(&PAYMENT_METHOD_TYPES),
+            "query PaymentMethodTypes($country: ID!) { p2pPaymentMethodTypes(country: $country) { id \
+identifier label fields { label identifier required } } }"
+        );
+        assert_eq!(
+            doc(&MARKET_RATE),
+            "query MarketRate($countryCode: String!) { marketRate(countryCode: $countryCode) { \
+depositRate withdrawalRate } }"
+        );
+        assert_eq!(
+            doc(&RAMP_LIMITS),
+            "query RampLimits { rampLimits { minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd \
+maximumWithdrawalUsd dailyLimitUsd } }"
+        );
+        assert_eq!(
+            doc(&RAMPABLE_ASSETS),
+            "query RampableAssets { rampableAssets { name symbol networks contractAddress } }"
+        );
+        assert_eq!(
+            doc(&MERCHANT_PAYMENT_REQUEST),
+            "query MerchantPaymentRequest($reference: String!) { merchantPaymentRequest(reference: \
+$reference) { id paymentType hostedLink amount currency reference status } }"
+        );
+        let v: Value = serde_json::from_str(&root_body(&MARKET_RATE, "q", Some("N\"G"))).unwrap();
+        assert_eq!(
+            v,
+            json!({"query": "q", "variables": {"countryCode": "N\"G"}, "operationName": "MarketRate"})
+        );
+        let v: Value = serde_json::from_str(&root_body(&RAMP_LIMITS, "q", None)).unwrap();
+        assert_eq!(v, json!({"query": "q", "operationName": "RampLimits"}));
+        for q in [
+            ACCOUNT,
+            AVAILABLE_COUNTRIES,
+            PAYMENT_METHOD_TYPES,
+            MARKET_RATE,
+            RAMP_LIMITS,
+            RAMPABLE_ASSETS,
+            MERCHANT_PAYMENT_REQUEST,
+            PROFILE,
+            WITHDRAWAL_INFO,
+        ] {
+            assert!(is_read_only(&doc(&q)), "{}", q.operation);
+        }
+    }
+
+    #[test]
+    fn list_shapes() {
+        let v = decode(
+            200,
+            None,
+            r#"{"data":{"rampableAssets":[{"symbol":"USDC"}]}}"#,
+            Expect::List("rampableAssets"),
+        )
+        .unwrap();
+        assert_eq!(v, json!([{"symbol": "USDC"}]));
+        let v = decode(
+            200,
+            None,
+            r#"{"data":{"rampableAssets":[]}}"#,
+            Expect::List("rampableAssets"),
+        )
+        .unwrap();
+        assert_eq!(v, json!([]));
+        for body in [
+            r#"{"data":{"rampableAssets":null}}"#,
+            r#"{"data":{"rampableAssets":{}}}"#,
+            r#"{"data":{}}"#,
+            r#"{"data":{"rampableAssets":"x"}}"#,
+        ] {
+            let e = decode_err(200, None, body, Expect::List("rampableAssets"));
+            assert_eq!(e.code, Code::Decode, "{body}");
+        }
     }
 
     #[test]
@@ -624,7 +839,7 @@ $page, perPage: $perPage, filter: $filter) { data { id status } pagination { pag
         fn scanners_and_decoding_never_panic(doc in ".{0,60}", body in ".{0,60}", status in 0u16..700) {
             let _ = is_read_only(&doc);
             let _ = selection(Some(std::slice::from_ref(&doc)), "");
-            for expect in [Expect::Data, Expect::Object("a"), Expect::ObjectOrNull("a"), Expect::Page("a")] {
+            for expect in [Expect::Data, Expect::Object("a"), Expect::ObjectOrNull("a"), Expect::Page("a"), Expect::List("a")] {
                 let _ = decode_response(status, Some(&doc), &body, 0.0, expect);
             }
         }

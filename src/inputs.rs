@@ -236,6 +236,30 @@ pub fn symbol(value: &str) -> Result<&str, Error> {
     Ok(s)
 }
 
+/// A country id for `paymentMethodTypes`: trimmed (ASCII whitespace), must not be empty.
+pub fn country_id(value: &str) -> Result<&str, Error> {
+    non_empty("countryId", value)?;
+    Ok(value.trim_ascii())
+}
+
+/// An ISO 3166-1 alpha-2 country code: two ASCII letters, returned upper-case.
+pub fn country_code(value: &str) -> Result<String, Error> {
+    if value.len() != 2 || !value.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Err(Error::invalid(
+            "countryCode",
+            "countryCode must be two letters (ISO 3166-1 alpha-2)",
+        ));
+    }
+    Ok(value.to_ascii_uppercase())
+}
+
+/// A payment request reference: must not be blank; sent exactly as given (references are
+/// matched exactly).
+pub fn reference(value: &str) -> Result<&str, Error> {
+    non_empty("reference", value)?;
+    Ok(value)
+}
+
 /// A GraphQL document for `request`: must not be blank.
 pub fn document(value: &str) -> Result<(), Error> {
     non_empty("document", value)
@@ -403,6 +427,34 @@ mod tests {
         assert_eq!(
             document("  ").unwrap_err().field.as_deref(),
             Some("document")
+        );
+    }
+
+    #[test]
+    fn merchant_arguments() {
+        assert_eq!(country_id(" 1 ").unwrap(), "1");
+        assert_eq!(country_id("KE").unwrap(), "KE");
+        assert_eq!(
+            field_of(country_id("  ").map(drop)).as_deref(),
+            Some("countryId")
+        );
+        assert_eq!(country_code("ng").unwrap(), "NG");
+        assert_eq!(country_code("Ke").unwrap(), "KE");
+        for bad in ["", "N", "NGA", " NG", "N1", "ÑG", "N-", "\u{0}G"] {
+            assert_eq!(
+                field_of(country_code(bad).map(drop)).as_deref(),
+                Some("countryCode"),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(reference(" REF-1001").unwrap(), " REF-1001", "sent exactly");
+        assert_eq!(
+            field_of(reference("").map(drop)).as_deref(),
+            Some("reference")
+        );
+        assert_eq!(
+            field_of(reference("\t ").map(drop)).as_deref(),
+            Some("reference")
         );
     }
 

@@ -36,7 +36,7 @@ pub fn body_is_blank(body: &Body) -> bool {
 }
 
 /// The read-only view of a JSON value that decoding needs.
-pub trait JsonValue: Sized + Clone {
+pub trait JsonValue: Sized + Clone + PartialEq {
     /// Parses JSON text; `None` when it is not JSON.
     fn parse_text(text: &str) -> Option<Self>;
     /// Parses a response body; `None` when it is not JSON.
@@ -45,6 +45,9 @@ pub trait JsonValue: Sized + Clone {
     fn to_text(&self) -> Option<String>;
     /// The JSON `null`.
     fn null() -> Self;
+    /// A JSON string value.
+    fn from_text(text: &str) -> Self;
+
     /// The member `key` of an object; `None` when absent (or `undefined`) or not an object.
     fn member(&self, key: &str) -> Option<Self>;
     /// The length of an array; `None` when not an array.
@@ -75,6 +78,10 @@ impl JsonValue for serde_json::Value {
     fn null() -> Self {
         serde_json::Value::Null
     }
+    fn from_text(text: &str) -> Self {
+        serde_json::Value::String(text.to_owned())
+    }
+
     fn member(&self, key: &str) -> Option<Self> {
         self.as_object().and_then(|o| o.get(key)).cloned()
     }
@@ -127,6 +134,10 @@ mod js_impl {
         fn null() -> Self {
             JsValue::NULL
         }
+        fn from_text(text: &str) -> Self {
+            JsValue::from_str(text)
+        }
+
         fn member(&self, key: &str) -> Option<Self> {
             if !self.is_object() {
                 return None;

@@ -59,6 +59,28 @@ fn has_marker(key: &str, marker: &str) -> bool {
     false
 }
 
+/// The browser guard of the merchant client: a secret key where page visitors can read it
+/// (`browser_like`: a `window`, `document` or worker global scope) is refused with
+/// `secret_key_in_browser`, unless `dangerously_allow_browser`. Public keys, unknown keys,
+/// no key (a proxy adds it) and any key off the browser (Node, servers) pass.
+pub fn browser_guard(
+    key: Option<&str>,
+    browser_like: bool,
+    dangerously_allow_browser: bool,
+) -> Result<(), crate::error::Error> {
+    if browser_like && !dangerously_allow_browser && key.map(classify) == Some(KeyKind::Secret) {
+        let mut e = crate::error::Error::new(
+            crate::error::Code::SecretKeyInBrowser,
+            "A secret key (SECK_) must not be used in a browser, where anyone can read it: use \
+the public key (PUBK_) here, and make secret-key calls on a server or through a proxy endpoint \
+that adds the key (dangerouslyAllowBrowser: true overrides this check).",
+        );
+        e.field = Some("apiKey".into());
+        return Err(e);
+    }
+    Ok(())
+}
+
 /// The byte index of the first occurrence of `needle` in `haystack` at or after `from`.
 /// (A plain search: these texts are short, and it keeps the wasm small.)
 pub fn find(haystack: &str, needle: &str, from: usize) -> Option<usize> {
@@ -124,6 +146,39 @@ mod tests {
         assert_eq!(KeyKind::Public.as_str(), "public");
         assert_eq!(KeyKind::Secret.as_str(), "secret");
         assert_eq!(KeyKind::Unknown.as_str(), "unknown");
+    }
+
+    #[test]
+    fn browser_guard_decision_table() {
+        use crate::error::Code;
+        let keys = [
+            (Some("XYZ-SECK_abc"), KeyKind::Secret),
+            (Some("XYZ-PUBK_abc"), KeyKind::Public),
+            (Some("abc123"), KeyKind::Unknown),
+            (None, KeyKind::Unknown),
+        ];
+        for (key, kind) in keys {
+            for browser in [false, true] {
+                for allow in [false, true] {
+                    let r = browser_guard(key, browser, allow);
+                    let refused = kind == KeyKind::Secret && browser && !allow;
+                    assert_eq!(
+                        r.is_err(),
+                        refused,
+                        "{key:?} browser={browser} allow={allow}"
+                    );
+                    if let Err(e) = r {
+                        assert_eq!(e.code, Code::SecretKeyInBrowser);
+                        assert_eq!(e.code_str(), "secret_key_in_browser");
+                        assert_eq!(e.field.as_deref(), Some("apiKey"));
+                        assert!(!e.message.contains("abc"), "{}", e.message);
+                        for why in ["server", "proxy", "public key", "dangerouslyAllowBrowser"] {
+                            assert!(e.message.contains(why), "message says {why}: {}", e.message);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

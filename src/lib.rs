@@ -5,17 +5,20 @@
 //! | module | concern |
 //! |---|---|
 //! | [`config`] | client options: endpoint from `baseUrl`/`endpoint`, key, timeout, retries, headers |
-//! | [`keys`] | key classification (public / secret / unknown) and redaction |
+//! | [`keys`] | key classification (public / secret / unknown), redaction, the browser guard decision |
 //! | [`inputs`] | argument validation, before any I/O |
 //! | [`graphql`] | documents, selection sets, request bodies, read-only check, response envelope |
 //! | [`json`] | the JSON read trait (`JsValue` on wasm32, `serde_json::Value` elsewhere) and the body writer |
 //! | [`error`] | [`Error`], its codes, classification by HTTP status |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
-//! | [`call`] | one call: send, decode, retry |
+//! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
 //! | [`transport`] | the transport seam; `FetchTransport` on wasm32 |
 //! | [`pager`] | the `orders()` pagination state machine |
 //! | [`heap`] | the wasm32 global allocator (size classes; smaller than dlmalloc) |
 //! | [`bot`] | [`BotClient`]: profile, orderHistory, orders, withdrawalInfo, request |
+//! | [`merchant`] | [`MerchantClient`]: account and the public-key-safe reads; the browser guard |
+//! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
+//! | [`amount`] | exact decimal amounts (`parse_amount`) |
 //! | [`types`] | argument and typed result structs |
 //! | `js` | (wasm32) the `#[wasm_bindgen]` classes and functions: conversion and forwarding only |
 //!
@@ -33,6 +36,7 @@
 
 #![warn(missing_docs)]
 
+pub mod amount;
 pub mod bot;
 pub mod call;
 pub mod config;
@@ -42,7 +46,9 @@ pub mod heap;
 pub mod inputs;
 pub mod json;
 pub mod keys;
+pub mod merchant;
 pub mod pager;
+pub mod ramp;
 pub mod retry;
 pub mod transport;
 pub mod types;
@@ -53,10 +59,14 @@ mod js;
 #[cfg(test)]
 mod testing;
 
-pub use bot::{BotClient, Orders, PageQuery, PreparedCall};
-pub use config::{BotOptions, ClientOptions};
+pub use amount::{parse_amount, ParsedAmount};
+pub use bot::{BotClient, Orders, PageQuery};
+pub use call::{Client, PreparedCall};
+pub use config::{BotOptions, ClientOptions, MerchantOptions};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
 pub use json::Json;
 pub use keys::{classify as classify_key, KeyKind};
+pub use merchant::MerchantClient;
+pub use ramp::{onchain_ramp_url, OnchainRampOptions};
 pub use transport::{Signal, Transport};
 pub use types::*;

@@ -50,6 +50,8 @@ pub struct FakeTransport {
     pub now_ms: Cell<f64>,
     /// When set, the caller's flag is aborted during the next sleep.
     pub abort_during_sleep: RefCell<Option<AbortFlag>>,
+    /// What `browser_like` reports (a simulated browser page).
+    pub browser: Cell<bool>,
 }
 
 impl FakeTransport {
@@ -61,6 +63,7 @@ impl FakeTransport {
             rng: Cell::new(seed | 1),
             now_ms: Cell::new(1_445_412_470_000.0), // 2015-10-21T07:27:50Z
             abort_during_sleep: RefCell::new(None),
+            browser: Cell::new(false),
         }
     }
 
@@ -161,5 +164,9 @@ impl Transport for FakeTransport {
 
     fn now_ms(&self) -> f64 {
         self.now_ms.get()
+    }
+
+    fn browser_like(&self) -> bool {
+        self.browser.get()
     }
 }

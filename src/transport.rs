@@ -9,7 +9,7 @@ use crate::json::Body;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
-pub use fetch::{AbortSignal, FetchTransport};
+pub use fetch::{global, AbortSignal, FetchTransport};
 
 /// The caller's cancellation signal: a JavaScript `AbortSignal` on wasm32.
 #[cfg(target_arch = "wasm32")]
@@ -100,4 +100,10 @@ pub trait Transport {
     fn random(&self) -> f64;
     /// The current time in ms since the Unix epoch (`Retry-After` dates).
     fn now_ms(&self) -> f64;
+    /// Whether this transport runs where page visitors can read the client's key (a browser
+    /// page or worker). The merchant client refuses secret keys there
+    /// ([`crate::keys::browser_guard`]). Default: `false`.
+    fn browser_like(&self) -> bool {
+        false
+    }
 }

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::json::Json;
 use crate::transport::Signal;
 
-/// Options of a call that selects fields: `profile` and `withdrawalInfo`.
+/// Options of a call that selects fields: `profile`, `withdrawalInfo` and the merchant reads.
 #[derive(Clone, Default)]
 pub struct FieldOptions {
     /// Field names to select instead of the default selection; dotted paths select nested
@@ -190,6 +190,124 @@ pub struct WithdrawalInfo {
     pub memo_regex: Option<String>,
 }
 
+/// The merchant account (`account: Account!`; needs the secret key).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Account {
+    /// The account id.
+    pub id: Option<String>,
+    /// Decimal text with two decimals, e.g. `"1520.00"` (see [`crate::amount::parse_amount`]).
+    pub account_balance: Option<String>,
+    /// The deposit address.
+    pub deposit_address: Option<String>,
+}
+
+/// A currency of a country.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Currency {
+    /// ISO 4217 code, e.g. `"NGN"`.
+    pub iso_code: Option<String>,
+    /// Display name.
+    pub name: Option<String>,
+}
+
+/// A country the service operates in (`availableCountries`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Country {
+    /// The id `paymentMethodTypes` takes.
+    pub id: Option<String>,
+    /// Display name.
+    pub name: Option<String>,
+    /// ISO 3166-1 alpha-2 code, e.g. `"NG"`.
+    pub code: Option<String>,
+    /// Its currency.
+    pub currency: Option<Currency>,
+}
+
+/// One field a payment method asks for.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PaymentMethodField {
+    /// Display label.
+    pub label: Option<String>,
+    /// Machine name, e.g. `"account_number"`.
+    pub identifier: Option<String>,
+    /// Whether it must be filled in.
+    pub required: Option<bool>,
+}
+
+/// A P2P payment method of a country (`p2pPaymentMethodTypes`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PaymentMethodType {
+    /// The id.
+    pub id: Option<String>,
+    /// Machine name, e.g. `"mpesa"`.
+    pub identifier: Option<String>,
+    /// Display label.
+    pub label: Option<String>,
+    /// The fields it asks for.
+    pub fields: Option<Vec<PaymentMethodField>>,
+}
+
+/// Indicative rates of a country, local currency per USD (decimal text).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct MarketRate {
+    /// Rate for deposits.
+    pub deposit_rate: Option<String>,
+    /// Rate for withdrawals.
+    pub withdrawal_rate: Option<String>,
+}
+
+/// Ramp limits in USD (decimal text).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[allow(missing_docs)]
+pub struct RampLimits {
+    pub minimum_deposit_usd: Option<String>,
+    pub maximum_deposit_usd: Option<String>,
+    pub minimum_withdrawal_usd: Option<String>,
+    pub maximum_withdrawal_usd: Option<String>,
+    pub daily_limit_usd: Option<String>,
+}
+
+/// An asset the onchain ramp handles.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RampableAsset {
+    /// Display name.
+    pub name: Option<String>,
+    /// e.g. `"USDC"`.
+    pub symbol: Option<String>,
+    /// Networks, e.g. `["CELO", "BASE"]`.
+    pub networks: Option<Vec<String>>,
+    /// The token contract, when there is one.
+    pub contract_address: Option<String>,
+}
+
+/// A merchant payment request (`merchantPaymentRequest`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PaymentRequest {
+    /// The id.
+    pub id: Option<String>,
+    /// `deposit` or `withdrawal`.
+    pub payment_type: Option<String>,
+    /// The hosted page of this request.
+    pub hosted_link: Option<String>,
+    /// Decimal text.
+    pub amount: Option<String>,
+    /// ISO 4217 code.
+    pub currency: Option<String>,
+    /// The merchant's reference.
+    pub reference: Option<String>,
+    /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
+    pub status: Option<String>,
+}
+
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).
 pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Error> {
     #[cfg(target_arch = "wasm32")]
@@ -222,5 +340,26 @@ mod tests {
         assert_eq!((e.code, e.status), (crate::error::Code::Decode, Some(200)));
         let w: Option<WithdrawalInfo> = from_json(&json!(null), 200).unwrap();
         assert!(w.is_none());
+        let c: Vec<Country> = from_json(
+            &json!([{"id": "1", "name": "Nigeria", "code": "NG", "currency": {"isoCode": "NGN", "name": "Naira"}}]),
+            200,
+        )
+        .unwrap();
+        assert_eq!(
+            c[0].currency.as_ref().unwrap().iso_code.as_deref(),
+            Some("NGN")
+        );
+        let m: Vec<PaymentMethodType> = from_json(
+            &json!([{"identifier": "mpesa", "fields": [{"identifier": "phone_number", "required": true}]}]),
+            200,
+        )
+        .unwrap();
+        assert_eq!(m[0].fields.as_ref().unwrap()[0].required, Some(true));
+        let a: Account = from_json(&json!({"id": "m", "accountBalance": "1520.00"}), 200).unwrap();
+        assert_eq!(a.account_balance.as_deref(), Some("1520.00"));
+        assert!(
+            from_json::<Account>(&json!({"accountBalance": 1520.0}), 200).is_err(),
+            "money is text"
+        );
     }
 }

@@ -11,7 +11,9 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{BotClient, PageQuery, PreparedCall};
+use crate::bot::{BotClient, PageQuery};
+use crate::call::PreparedCall;
+use crate::config::BOT_PATH;
 use crate::error::Error;
 use crate::pager::{Pager, Step};
 use crate::transport::FetchTransport;
@@ -30,7 +32,7 @@ pub struct JsBotClient {
 
 /// Every Promise-returning method goes through this one (non-generic) function, so the
 /// promise plumbing is compiled once.
-fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>) -> Promise {
+pub(super) fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>) -> Promise {
     future_to_promise(async move { future.await.map_err(|e| to_js(&e)) })
 }
 
@@ -41,17 +43,7 @@ impl JsBotClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "BotClientOptions")] options: JsValue,
     ) -> Result<JsBotClient, JsValue> {
-        super::install_panic_hook();
-        let (opts, fetch) = options::bot_options(&options).map_err(|e| to_js(&e))?;
-        if fetch.is_none() && !FetchTransport::has_global_fetch() {
-            return Err(to_js(&Error::invalid(
-                "fetch",
-                "fetch: no global fetch in this environment; pass a fetch implementation",
-            )));
-        }
-        let key = opts.api_key.clone();
-        let client = Client::with_transport(opts, FetchTransport::new(fetch))
-            .map_err(|e| to_js(&e.redact(key.as_deref())))?;
+        let client = Client::from_client(super::new_client(&options, BOT_PATH, false)?);
         Ok(JsBotClient {
             inner: Rc::new(client),
         })
@@ -123,14 +115,10 @@ impl JsBotClient {
         #[wasm_bindgen(unchecked_param_type = "string")] symbol: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "WithdrawalInfoOptions")] options: JsValue,
     ) -> Promise {
-        let Some(symbol) = symbol.as_string() else {
-            return self.reject(Error::invalid(
-                "symbol",
-                "symbol must be a string (e.g. \"USDC\")",
-            ));
-        };
-        let call = options::field_options(&options)
-            .and_then(|o| self.inner.prepare_withdrawal_info(&symbol, o));
+        let call = options::string_arg(&symbol, "symbol").and_then(|symbol| {
+            let o = options::field_options(&options)?;
+            self.inner.prepare_withdrawal_info(&symbol, o)
+        });
         self.run(call)
     }
 
@@ -146,10 +134,8 @@ impl JsBotClient {
         variables: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let Some(document) = document.as_string() else {
-            return self.reject(Error::invalid("document", "document must be a string"));
-        };
-        let call = options::variables(&variables).and_then(|vars| {
+        let call = options::string_arg(&document, "document").and_then(|document| {
+            let vars = options::variables(&variables)?;
             let opts = options::call_options(&options)?;
             self.inner.prepare_request(&document, vars.as_ref(), opts)
         });

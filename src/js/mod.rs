@@ -2,11 +2,15 @@
 //! convert arguments, forward to the Rust API and map errors to `SettlementError`. No logic
 //! of their own.
 //!
-//! Exports: `BotClient`, `OrderIterator`, `classifyKey`, `__registerErrorClass`.
+//! Exports: `BotClient`, `OrderIterator`, `MerchantClient`, `classifyKey`, `onchainRampUrl`,
+//! `parseAmount`, `__registerErrorClass`, and `__rampListener` / `__rampAccepts` (used by
+//! `listenForRampEvents` in the package entries).
 
 mod bot;
 mod error;
+mod merchant;
 mod options;
+mod ramp;
 mod ts;
 
 use wasm_bindgen::prelude::*;
@@ -38,6 +42,27 @@ pub(crate) fn install_panic_hook() {
     }));
 }
 
+/// What both client constructors do, in one place: read the options, pick the `fetch`,
+/// apply the merchant browser guard (when `merchant`), validate. Errors are redacted.
+pub(crate) fn new_client(
+    options: &JsValue,
+    path: &str,
+    merchant: bool,
+) -> Result<crate::call::Client<crate::transport::FetchTransport>, JsValue> {
+    use crate::transport::Transport;
+    install_panic_hook();
+    let (opts, fetch) = options::client_options(options).map_err(|e| error::to_js(&e))?;
+    options::transport(fetch)
+        .and_then(|t| {
+            if merchant {
+                let allow = options::allow_browser(options)?;
+                crate::keys::browser_guard(opts.api_key.as_deref(), t.browser_like(), allow)?;
+            }
+            crate::call::Client::new(&opts, path, t)
+        })
+        .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))
+}
+
 /// A key's class by its `PUBK_` / `SECK_` marker; the key is not kept.
 #[wasm_bindgen(js_name = classifyKey, skip_jsdoc, unchecked_return_type = "\"public\" | \"secret\" | \"unknown\"")]
 pub fn classify_key(#[wasm_bindgen(unchecked_param_type = "string")] key: JsValue) -> JsValue {
@@ -49,7 +74,7 @@ pub fn classify_key(#[wasm_bindgen(unchecked_param_type = "string")] key: JsValu
 }
 
 /// Sets the class errors are built with (the package entry calls it once).
-#[wasm_bindgen(js_name = __registerErrorClass, skip_jsdoc)]
+#[wasm_bindgen(js_name = __registerErrorClass, skip_typescript)]
 pub fn register_error_class(
     #[wasm_bindgen(unchecked_param_type = "SettlementErrorConstructor")] ctor: JsValue,
 ) -> Result<(), JsValue> {

@@ -5,10 +5,10 @@ use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::config::BotOptions;
+use crate::config::ClientOptions;
 use crate::error::Error;
 use crate::inputs;
-use crate::transport::Signal;
+use crate::transport::{FetchTransport, Signal};
 use crate::types::{CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter, OrdersArgs};
 
 fn invalid(field: &str, tail: &str) -> Error {
@@ -205,10 +205,85 @@ pub fn variables(value: &JsValue) -> Result<Option<JsValue>, Error> {
     }
 }
 
-/// `BotClientOptions`, and the `fetch` function when one was given.
-pub fn bot_options(value: &JsValue) -> Result<(BotOptions, Option<Function>), Error> {
+/// A string argument (not an option): refused when it is not a string.
+pub fn string_arg(value: &JsValue, field: &str) -> Result<String, Error> {
+    value
+        .as_string()
+        .ok_or_else(|| invalid(field, " must be a string"))
+}
+
+/// `obj[key]` as a boolean: absent → `None`; anything but `true`/`false` is refused.
+fn boolean(obj: &JsValue, key: &str) -> Result<Option<bool>, Error> {
+    match get(obj, key) {
+        None => Ok(None),
+        // Compared with `===` (an import the crate already has) instead of `as_bool`.
+        Some(v) if v == JsValue::TRUE => Ok(Some(true)),
+        Some(v) if v == JsValue::FALSE => Ok(Some(false)),
+        Some(_) => Err(invalid(key, " must be true or false")),
+    }
+}
+
+/// `options.dangerouslyAllowBrowser` (absent: `false`).
+pub fn allow_browser(value: &JsValue) -> Result<bool, Error> {
+    match options_object(value, "options")? {
+        None => Ok(false),
+        Some(o) => Ok(boolean(&o, "dangerouslyAllowBrowser")?.unwrap_or(false)),
+    }
+}
+
+/// The transport over `fetch` (or the global `fetch`, which must then exist).
+pub fn transport(fetch: Option<Function>) -> Result<FetchTransport, Error> {
+    if fetch.is_none() && !FetchTransport::has_global_fetch() {
+        return Err(Error::invalid(
+            "fetch",
+            "fetch: no global fetch in this environment; pass a fetch implementation",
+        ));
+    }
+    Ok(FetchTransport::new(fetch))
+}
+
+/// The onchain ramp link from `OnchainRampOptions`, read and checked parameter by
+/// parameter by the core (`ramp::begin`, `ramp::append`).
+pub fn ramp_url(value: &JsValue) -> Result<String, Error> {
+    let o = options_object(value, "options")?.unwrap_or(JsValue::UNDEFINED);
+    let mut url = crate::ramp::begin(&string(&o, "rampUrl", "rampUrl")?.unwrap_or_default())?;
+    for (index, name) in crate::ramp::PARAMS.iter().enumerate() {
+        let value = if index < 10 {
+            string(&o, name, name)?
+        } else {
+            boolean(&o, name)?.map(|b| if b { "true" } else { "false" }.to_owned())
+        };
+        crate::ramp::append(&mut url, index, value.as_deref())?;
+    }
+    Ok(url)
+}
+
+/// Checks `listenForRampEvents`' options (`allowedOrigin`, `onCryptoRequested`, `target`)
+/// and returns the target: `target`, or `globalThis`; it must have `addEventListener`.
+pub fn ramp_listener(
+    allowed_origin: &JsValue,
+    callback: &JsValue,
+    target: &JsValue,
+) -> Result<JsValue, Error> {
+    crate::ramp::check_origin(&allowed_origin.as_string().unwrap_or_default())?;
+    if !callback.is_function() {
+        return Err(invalid("onCryptoRequested", " must be a function"));
+    }
+    let target = if target.is_undefined() || target.is_null() {
+        crate::transport::global()
+    } else {
+        target.clone()
+    };
+    if !get(&target, "addEventListener").is_some_and(|f| f.is_function()) {
+        return Err(invalid("target", " must have addEventListener"));
+    }
+    Ok(target)
+}
+
+/// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` function when one was given.
+pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function>), Error> {
     let Some(o) = options_object(value, "options")? else {
-        return Ok((BotOptions::default(), None));
+        return Ok((ClientOptions::default(), None));
     };
     let timeout_ms = match integer(&o, "timeoutMs", "timeoutMs")? {
         None => None,
@@ -256,7 +331,7 @@ pub fn bot_options(value: &JsValue) -> Result<(BotOptions, Option<Function>), Er
         },
     };
     Ok((
-        BotOptions {
+        ClientOptions {
             base_url: string(&o, "baseUrl", "baseUrl")?,
             endpoint: string(&o, "endpoint", "endpoint")?,
             api_key: string(&o, "apiKey", "apiKey")?,

@@ -252,4 +252,212 @@ export interface WithdrawalInfo {
 export interface OrderIterator {
   [Symbol.asyncIterator](): OrderIterator;
 }
+
+/**
+ * Options of `new MerchantClient(…)`: those of {@link BotClientOptions}, with a merchant key;
+ * requests go to `${baseUrl}/service/api/graphql`.
+ *
+ * Front-end apps hold the merchant **public** key (`PUBK_`); servers hold the **secret** key
+ * (`SECK_`). Where page visitors can read the key — a `window` or `document` global, or a
+ * worker — a secret key makes the constructor throw a `SettlementError` with code
+ * `secret_key_in_browser`: use the public key there, and make secret-key calls on a server
+ * or through a proxy `endpoint` of yours that adds the key. In Node a secret key is normal.
+ *
+ * @example
+ * // Browser: public key, public-key-safe reads.
+ * const merchant = new MerchantClient({ baseUrl: "https://api.example.com", apiKey: publicKey });
+ * // Browser, through your proxy (your server adds the secret key): no apiKey here.
+ * const viaProxy = new MerchantClient({ endpoint: "/api/merchant" });
+ */
+export interface MerchantClientOptions extends Omit<BotClientOptions, "apiKey"> {
+  /** The merchant key, sent as `Authorization: Bearer <key>`: public in browsers, secret on servers. */
+  apiKey?: string;
+  /**
+   * Accept a secret key in a browser anyway: anyone who opens the page can then read it.
+   * Default `false`.
+   */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+/** Options of every `MerchantClient` call: `fields` to select instead of the default, `signal`. */
+export type MerchantCallOptions = FieldOptions;
+
+/** The merchant account (`account`; needs the secret key). Money is decimal text: see {@link parseAmount}. */
+export interface Account {
+  id: string;
+  /** Two decimals, e.g. `"1520.00"`. */
+  accountBalance?: string | null;
+  depositAddress?: string | null;
+  [field: string]: unknown;
+}
+
+/** A country's currency. */
+export interface Currency {
+  /** ISO 4217, e.g. `"NGN"`. */
+  isoCode: string;
+  name: string;
+}
+
+/** A country the service operates in. */
+export interface Country {
+  /** What `paymentMethodTypes` takes. */
+  id: string;
+  name: string;
+  /** ISO 3166-1 alpha-2, e.g. `"NG"` (what `marketRate` takes). */
+  code: string;
+  currency: Currency;
+  [field: string]: unknown;
+}
+
+/** One field a payment method asks for. */
+export interface PaymentMethodField {
+  label: string;
+  identifier: string;
+  required: boolean;
+}
+
+/** A P2P payment method of a country. */
+export interface PaymentMethodType {
+  id: string;
+  /** e.g. `"mpesa"`, `"bank_transfer"`. */
+  identifier: string;
+  label: string;
+  fields: PaymentMethodField[];
+  [field: string]: unknown;
+}
+
+/** Indicative rates, local currency per USD (decimal text). */
+export interface MarketRate {
+  depositRate: string;
+  withdrawalRate: string;
+  [field: string]: unknown;
+}
+
+/** Ramp limits in USD (decimal text). */
+export interface RampLimits {
+  minimumDepositUsd: string;
+  maximumDepositUsd: string;
+  minimumWithdrawalUsd: string;
+  maximumWithdrawalUsd: string;
+  dailyLimitUsd: string;
+  [field: string]: unknown;
+}
+
+/** An asset the onchain ramp handles. */
+export interface RampableAsset {
+  name: string;
+  /** e.g. `"USDC"`. */
+  symbol: string;
+  /** e.g. `["CELO", "BASE"]`. */
+  networks: string[];
+  contractAddress?: string | null;
+  [field: string]: unknown;
+}
+
+/** A payment request's status. The known values are listed; unknown values pass through. */
+export type PaymentRequestStatus = "created" | "picked_up" | "completed" | "canceled" | (string & {});
+
+/** A merchant payment request (`merchantPaymentRequest`). */
+export interface PaymentRequest {
+  id: string;
+  paymentType: "deposit" | "withdrawal" | (string & {});
+  /** The hosted page of this request. */
+  hostedLink: string;
+  /** Decimal text. */
+  amount: string;
+  /** ISO 4217. */
+  currency: string;
+  reference: string;
+  status: PaymentRequestStatus;
+  [field: string]: unknown;
+}
+
+/**
+ * Options of `onchainRampUrl`. Refused with `invalid_input` (`field` naming the option): a
+ * `rampUrl` that is not absolute `https` (`http` only for `localhost` / `127.0.0.1`) or that
+ * has a query or fragment; a `key` that is not public (a link leaks its key to every log and
+ * history); a `paymentType` other than `deposit` / `withdrawal`; an empty `coin` or
+ * `network`; an `amount` that is not a positive decimal; a `currency` that is not 3 letters;
+ * a `redirectUrl` that is not absolute http(s). Optional values that are absent or `""` are
+ * left out of the link.
+ *
+ * @example
+ * const link = onchainRampUrl({ rampUrl, key: publicKey, paymentType: "deposit", coin: "USDC",
+ *   network: "CELO", amount: "25.00", reference: "order-42" });
+ */
+export interface OnchainRampOptions {
+  /** The environment's hosted ramp page, e.g. `"https://ramp.example/onramp"`. */
+  rampUrl: string;
+  /** The merchant public key (`PUBK_`). */
+  key: string;
+  paymentType: "deposit" | "withdrawal";
+  /** e.g. `"USDC"`. */
+  coin: string;
+  /** e.g. `"CELO"`, `"BASE"`, `"OP"`. */
+  network: string;
+  /** The wallet address. */
+  address?: string;
+  /** A positive decimal, e.g. `"25.00"` (text, never a float). */
+  amount?: string;
+  /** Your reference. */
+  reference?: string;
+  /** Where the page sends the user afterwards (absolute http(s)). */
+  redirectUrl?: string;
+  /** ISO 4217, e.g. `"NGN"`. */
+  currency?: string;
+  phone?: string;
+  hideAddress?: boolean;
+  isWalletContext?: boolean;
+}
+
+/** The payment request a `crypto.requested` event refers to (an id, or an object with at least these). */
+export interface RampPaymentRequest {
+  id?: string;
+  reference?: string | null;
+  amount?: string | null;
+  [field: string]: unknown;
+}
+
+/** The `payload` of a `crypto.requested` event: send `amountCents` of the coin to `destinationAddress`. */
+export interface RampEventPayload {
+  /** A whole number ≥ 0. */
+  amountCents: number;
+  destinationAddress: string;
+  paymentRequest: RampPaymentRequest | string;
+  [field: string]: unknown;
+}
+
+/** The message the hosted ramp page posts to its opener or parent. */
+export interface RampEvent {
+  event: "crypto.requested";
+  payload: RampEventPayload;
+}
+
+/** Where `listenForRampEvents` listens: `window` (the default, `globalThis`), a worker, or any `EventTarget`. */
+export interface RampEventTarget {
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+}
+
+/**
+ * Options of `listenForRampEvents`. Only messages whose `origin` is exactly `allowedOrigin`
+ * and whose data is a well-formed `crypto.requested` event reach `onCryptoRequested`;
+ * everything else is ignored. Invalid options throw `invalid_input`.
+ */
+export interface RampListenerOptions {
+  /** The ramp page's origin, e.g. `"https://ramp.example"` (no path, no trailing `/`). */
+  allowedOrigin: string;
+  /** Called once per accepted message with its payload and the `MessageEvent`. */
+  onCryptoRequested: (payload: RampEventPayload, event: MessageEvent<RampEvent>) => void;
+  /** Default `globalThis` (the window); it must have `addEventListener`. */
+  target?: RampEventTarget;
+}
+
+/** Decimal text as an exact integer and a scale: `"1520.00"` → `{ minorUnits: 152000n, scale: 2 }`. */
+export interface ParsedAmount {
+  /** The amount with the decimal point removed. */
+  minorUnits: bigint;
+  /** Digits after the decimal point. */
+  scale: number;
+}
 "#;

@@ -65,8 +65,13 @@ impl FetchTransport {
     }
 }
 
+/// The global object (`js_sys::global()`, which the futures queue links anyway).
+pub fn global() -> JsValue {
+    js_sys::global().into()
+}
+
 fn global_fn(name: &str) -> Option<Function> {
-    Reflect::get(&js_sys::global(), &JsValue::from_str(name))
+    Reflect::get(&global(), &JsValue::from_str(name))
         .ok()?
         .dyn_into::<Function>()
         .ok()
@@ -129,7 +134,7 @@ async fn attempt(
     init: &Object,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
-    let pending = fetch.call2(&js_sys::global(), &JsValue::from_str(url), init)?;
+    let pending = fetch.call2(&global(), &JsValue::from_str(url), init)?;
     let response = race(&pending, cancel).await?;
     let status = get(&response, "status")
         .as_f64()
@@ -237,5 +242,13 @@ impl Transport for FetchTransport {
 
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
+    }
+
+    /// A `window`, `document` or `WorkerGlobalScope` global (looked up on every call).
+    fn browser_like(&self) -> bool {
+        let g = global();
+        ["window", "document", "WorkerGlobalScope"]
+            .iter()
+            .any(|name| !get(&g, name).is_undefined())
     }
 }

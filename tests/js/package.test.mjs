@@ -29,8 +29,25 @@ test("Node ESM import and require give the same classes (one instance, no dual-p
   assert.equal(cjs.BotClient, BotClient);
   assert.equal(cjs.SettlementError, SettlementError);
   const esmNames = Object.keys(esm).filter((n) => n !== "default").sort();
-  const cjsNames = Object.keys(cjs).filter((n) => n !== "default" && !n.startsWith("__")).sort();
+  const cjsNames = Object.keys(cjs).filter((n) => n !== "default").sort();
   assert.deepEqual(esmNames, cjsNames);
+});
+
+test("every entry exports exactly the public API (no internals), and the types declare each name", async () => {
+  const expected = [
+    "BotClient", "MerchantClient", "OrderIterator", "SettlementError", "classifyKey", "init",
+    "initSync", "listenForRampEvents", "onchainRampUrl", "parseAmount",
+  ];
+  const web = await import(new URL("index.js", pkgDir).href);
+  const cjs = require("settlement-wasm");
+  for (const [entry, m] of [["browser", web], ["node import", esm], ["node require", cjs]]) {
+    assert.deepEqual(Object.keys(m).filter((n) => n !== "default").sort(), expected, entry);
+    assert.equal(typeof m.default, "function", `${entry}: default export (init)`);
+  }
+  const dts = readFileSync(new URL("index.d.ts", pkgDir), "utf8") +
+    readFileSync(new URL("web/settlement_wasm.d.ts", pkgDir), "utf8");
+  for (const n of expected) assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${n}\\b|export \\{[^}]*\\b${n}\\b`), n);
+  assert.doesNotMatch(dts, /export function __/);
 });
 
 test("init() is idempotent in Node and resolves at once", async () => {

@@ -1,15 +1,18 @@
-// Runs every ```js example block of the npm README against the sandbox, with BASE_URL and
-// AGENT_KEY bound to its URL and demo agent key, so the documented examples stay true.
+// Runs every ```js example block of the npm README against the sandbox, with BASE_URL,
+// AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY and RAMP_URL bound to its URL, demo keys and hosted ramp page,
+// so the documented examples stay true.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as pkg from "settlement-wasm";
-import { SANDBOX_URL, AGENT_KEY } from "./helpers.mjs";
+import { SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY } from "./helpers.mjs";
+
+const RAMP_URL = `${process.env.SANDBOX_RAMP_URL || SANDBOX_URL}/hosted/ramp`;
 
 const readme = readFileSync(new URL("./node_modules/settlement-wasm/README.md", import.meta.url), "utf8");
 const blocks = [...readme.matchAll(/```js example\n([\s\S]*?)```/g)].map((m) => m[1]);
 
-test("the README has runnable examples", () => assert.ok(blocks.length >= 3, `found ${blocks.length}`));
+test("the README has runnable examples", () => assert.ok(blocks.length >= 6, `found ${blocks.length}`));
 
 const AsyncFunction = (async () => {}).constructor;
 blocks.forEach((code, i) => {
@@ -17,8 +20,9 @@ blocks.forEach((code, i) => {
     const logs = [];
     const console = { log: (...a) => logs.push(a) };
     const names = Object.keys(pkg).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== "default");
-    const fn = new AsyncFunction("BASE_URL", "AGENT_KEY", "console", ...names, code);
-    await fn(SANDBOX_URL, AGENT_KEY, console, ...names.map((n) => pkg[n]));
+    const fn = new AsyncFunction(
+      "BASE_URL", "AGENT_KEY", "MERCHANT_PUBLIC_KEY", "MERCHANT_SECRET_KEY", "RAMP_URL", "console", ...names, code);
+    await fn(SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY, RAMP_URL, console, ...names.map((n) => pkg[n]));
     assert.ok(logs.length > 0, "the example printed something");
     for (const line of logs) for (const v of line) assert.notEqual(v, undefined, `example ${i + 1} logged undefined`);
   });

@@ -1,0 +1,631 @@
+//! The onchain ramp: the hosted page's link ([`onchain_ramp_url`]) and the check of the
+//! events it posts back ([`accepts`]).
+//!
+//! A link carries the merchant **public** key in its query string, so it reaches every log,
+//! proxy and browser history it passes through: a secret key is refused. The page posts
+//! `{event: "crypto.requested", payload: {amountCents, destinationAddress, paymentRequest}}`
+//! to its opener or parent with target origin `"*"`, so a listener must check the sender's
+//! origin; [`accepts`] is that whole filter (origin and shape), written against
+//! [`JsonValue`] so it is tested natively.
+
+use crate::amount;
+use crate::config::{check_absolute_url, strip_prefix_ci};
+use crate::error::Error;
+use crate::inputs;
+use crate::json::JsonValue;
+use crate::keys::{classify, KeyKind};
+
+/// The event name of the message the ramp page posts when the app must send crypto.
+pub const CRYPTO_REQUESTED: &str = "crypto.requested";
+
+/// The query parameters of the hosted onchain ramp page. Optional values that are `None` or
+/// empty are left out of the link.
+#[derive(Clone, Default)]
+pub struct OnchainRampOptions {
+    /// The environment's hosted ramp page: absolute `https` (`http` only for `localhost` and
+    /// `127.0.0.1`); it may have a query, not a fragment.
+    pub ramp_url: String,
+    /// The merchant public key (`PUBK_`). Anything else is refused.
+    pub key: String,
+    /// `deposit` or `withdrawal`.
+    pub payment_type: String,
+    /// The coin, e.g. `USDC` (not empty).
+    pub coin: String,
+    /// The network, e.g. `CELO`, `BASE`, `OP` (not empty).
+    pub network: String,
+    /// The wallet address.
+    pub address: Option<String>,
+    /// A positive decimal, e.g. `"25.00"`.
+    pub amount: Option<String>,
+    /// The merchant's reference.
+    pub reference: Option<String>,
+    /// Where the page sends the user afterwards: absolute `http(s)`.
+    pub redirect_url: Option<String>,
+    /// An ISO 4217 code: 3 letters.
+    pub currency: Option<String>,
+    /// The customer's phone number.
+    pub phone: Option<String>,
+    /// Hide the address on the page.
+    pub hide_address: Option<bool>,
+    /// The page is opened from a wallet.
+    pub is_wallet_context: Option<bool>,
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Appends `s` percent-encoded as a query value: every byte of its UTF-8 form except the
+/// RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`.
+pub fn percent_encode_into(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for b in s.bytes() {
+        if is_unreserved(b) {
+            out.push(b as char);
+        } else {
+            out.push('%');
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 0xf) as usize] as char);
+        }
+    }
+}
+
+/// The link's query parameters, in order: the first four are required; the last two are
+/// booleans (`"true"` / `"false"`).
+pub const PARAMS: [&str; 12] = [
+    "key",
+    "paymentType",
+    "coin",
+    "network",
+    "address",
+    "amount",
+    "reference",
+    "redirectUrl",
+    "currency",
+    "phone",
+    "hideAddress",
+    "isWalletContext",
+];
+
+/// Starts a link: checks `rampUrl` — an absolute URL without credentials, query or
+/// fragment, `https`, or `http` for `localhost` / `127.0.0.1` (any port) — and returns it as
+/// the buffer [`append`] adds to.
+pub fn begin(ramp_url: &str) -> Result<String, Error> {
+    const FIELD: &str = "rampUrl";
+    check_absolute_url(FIELD, ramp_url, false)?;
+    if let Some(rest) = strip_prefix_ci(ramp_url, "http://") {
+        let end = rest
+            .bytes()
+            .position(|b| b == b'/' || b == b':')
+            .unwrap_or(rest.len());
+        let host = rest.get(..end).unwrap_or("");
+        if !host.eq_ignore_ascii_case("localhost") && host != "127.0.0.1" {
+            return Err(Error::invalid(
+                FIELD,
+                "rampUrl must be https (http only for localhost or 127.0.0.1)",
+            ));
+        }
+    }
+    let mut url = String::with_capacity(ramp_url.len() + 160);
+    url.push_str(ramp_url);
+    Ok(url)
+}
+
+/// Checks parameter `PARAMS[index]` and, when it has a value, appends `&name=value` (or
+/// `?name=value` for `key`, the first) to `url`, the value percent-encoded. `None` or empty:
+/// refused for the four required parameters, left out for the others. Call it for every
+/// index in order.
+pub fn append(url: &mut String, index: usize, value: Option<&str>) -> Result<(), Error> {
+    let name = PARAMS.get(index).copied().unwrap_or("");
+    let value = value.unwrap_or("");
+    let message = match index {
+        0 if classify(value) != KeyKind::Public => {
+            "key must be the public key (PUBK_): a link leaks its key to every log and history"
+        }
+        1 if !matches!(value, "deposit" | "withdrawal") => {
+            "paymentType must be \"deposit\" or \"withdrawal\""
+        }
+        2 | 3 => return inputs::non_empty(name, value).map(|()| push_param(url, index, value)),
+        _ if value.is_empty() => return Ok(()),
+        5 if !amount::is_positive(value) => "amount must be a positive decimal such as \"25.00\"",
+        8 if value.len() != 3 || !value.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            "currency must be a 3-letter ISO 4217 code"
+        }
+        7 => return check_absolute_url(name, value, true).map(|()| push_param(url, index, value)),
+        _ => {
+            push_param(
+                url,
+                index,
+                if index == 0 {
+                    value.trim_ascii()
+                } else {
+                    value
+                },
+            );
+            return Ok(());
+        }
+    };
+    Err(Error::invalid(name, message))
+}
+
+fn push_param(url: &mut String, index: usize, value: &str) {
+    url.push(if index == 0 { '?' } else { '&' });
+    url.push_str(PARAMS.get(index).copied().unwrap_or(""));
+    url.push('=');
+    percent_encode_into(url, value);
+}
+
+/// The hosted onchain ramp link: `rampUrl` with `key`, `paymentType`, `coin`, `network` and
+/// the optional parameters appended in that order ([`PARAMS`]), every value percent-encoded,
+/// booleans as `true`/`false`. Refused (`invalid_input`, `field` naming the option): a
+/// `rampUrl` that is not absolute `https` (`http` only for localhost), a key that is not
+/// public, a `paymentType` other than `deposit`/`withdrawal`, an empty `coin` or `network`,
+/// an `amount` that is not a positive decimal, a `currency` that is not 3 letters, a
+/// `redirectUrl` that is not absolute `http(s)`.
+pub fn onchain_ramp_url(o: &OnchainRampOptions) -> Result<String, Error> {
+    let mut url = begin(&o.ramp_url)?;
+    let flag = |b: Option<bool>| b.map(|b| if b { "true" } else { "false" });
+    let values = [
+        Some(o.key.as_str()),
+        Some(o.payment_type.as_str()),
+        Some(o.coin.as_str()),
+        Some(o.network.as_str()),
+        o.address.as_deref(),
+        o.amount.as_deref(),
+        o.reference.as_deref(),
+        o.redirect_url.as_deref(),
+        o.currency.as_deref(),
+        o.phone.as_deref(),
+        flag(o.hide_address),
+        flag(o.is_wallet_context),
+    ];
+    for (index, value) in values.into_iter().enumerate() {
+        append(&mut url, index, value)?;
+    }
+    Ok(url)
+}
+
+/// Checks a listener's `allowedOrigin`: an origin exactly as `MessageEvent.origin` reports
+/// it, `scheme://host[:port]`, without path or trailing `/` (it would never match).
+pub fn check_origin(origin: &str) -> Result<(), Error> {
+    const FIELD: &str = "allowedOrigin";
+    check_absolute_url(FIELD, origin, false)?;
+    let rest = strip_prefix_ci(origin, "https://")
+        .or_else(|| strip_prefix_ci(origin, "http://"))
+        .unwrap_or("");
+    if rest.bytes().any(|b| b == b'/') {
+        return Err(Error::invalid(
+            FIELD,
+            "allowedOrigin must be an origin such as \"https://ramp.example\" (no path or trailing /)",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `data` is a `crypto.requested` message of the documented shape: `event` is
+/// `"crypto.requested"`, and `payload` is an object with `amountCents` (a whole number
+/// ≥ 0), `destinationAddress` (a non-empty string) and `paymentRequest` (an object or a
+/// non-empty string). Values are compared as JSON values (no copies on wasm32).
+pub fn is_crypto_requested<J: JsonValue>(data: &J) -> bool {
+    let text = |v: &J| v.string().is_some_and(|s| !s.is_empty());
+    if data.member("event") != Some(J::from_text(CRYPTO_REQUESTED)) {
+        return false;
+    }
+    let Some(p) = data.member("payload").filter(JsonValue::is_object) else {
+        return false;
+    };
+    let cents = p.member("amountCents").and_then(|v| v.number());
+    cents.is_some_and(|n| n >= 0.0 && n.fract() == 0.0)
+        && p.member("destinationAddress").is_some_and(|a| text(&a))
+        && p.member("paymentRequest")
+            .is_some_and(|r| r.is_object() || text(&r))
+}
+
+/// The whole listener filter: `origin` (a message's `origin`) is exactly the string
+/// `allowed_origin`, and `data` is a `crypto.requested` message ([`is_crypto_requested`]).
+pub fn accepts<J: JsonValue>(allowed_origin: &J, origin: &J, data: &J) -> bool {
+    origin == allowed_origin && allowed_origin.string().is_some() && is_crypto_requested(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    const PUBLIC: &str = "SBX-PUBK_merchantdemo01";
+
+    fn opts() -> OnchainRampOptions {
+        OnchainRampOptions {
+            ramp_url: "https://ramp.example/onramp".into(),
+            key: PUBLIC.into(),
+            payment_type: "deposit".into(),
+            coin: "USDC".into(),
+            network: "CELO".into(),
+            ..Default::default()
+        }
+    }
+
+    fn field(o: &OnchainRampOptions) -> String {
+        let e = onchain_ramp_url(o).expect_err("refused");
+        assert_eq!(e.code, Code::InvalidInput);
+        assert!(!e.message.contains("SECK_"), "{}", e.message);
+        e.field.clone().expect("names a field")
+    }
+
+    /// Decodes a query string the way `URLSearchParams` does (`+` is a space).
+    fn query_pairs(url: &str) -> Vec<(String, String)> {
+        let q = url.split_once('?').map_or("", |(_, q)| q);
+        let decode = |s: &str| {
+            let b = s.as_bytes();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                match b[i] {
+                    b'%' => {
+                        out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+                        i += 3;
+                    }
+                    b'+' => {
+                        out.push(b' ');
+                        i += 1;
+                    }
+                    c => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            String::from_utf8(out).unwrap()
+        };
+        q.split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (decode(k), decode(v))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn minimal_link() {
+        assert_eq!(
+            onchain_ramp_url(&opts()).unwrap(),
+            "https://ramp.example/onramp?key=SBX-PUBK_merchantdemo01&paymentType=deposit&coin=USDC&network=CELO"
+        );
+    }
+
+    #[test]
+    fn every_parameter_in_order_and_booleans() {
+        let mut o = opts();
+        o.payment_type = "withdrawal".into();
+        o.address = Some("0xabc".into());
+        o.amount = Some("25.00".into());
+        o.reference = Some("REF-1".into());
+        o.redirect_url = Some("https://shop.example/done?x=1".into());
+        o.currency = Some("NGN".into());
+        o.phone = Some("+234 800 000".into());
+        o.hide_address = Some(true);
+        o.is_wallet_context = Some(false);
+        let url = onchain_ramp_url(&o).unwrap();
+        let names: Vec<String> = query_pairs(&url).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            names,
+            [
+                "key",
+                "paymentType",
+                "coin",
+                "network",
+                "address",
+                "amount",
+                "reference",
+                "redirectUrl",
+                "currency",
+                "phone",
+                "hideAddress",
+                "isWalletContext"
+            ]
+        );
+        assert!(
+            url.ends_with("&hideAddress=true&isWalletContext=false"),
+            "{url}"
+        );
+        assert!(url.contains("&phone=%2B234%20800%20000&"), "{url}");
+        assert!(
+            url.contains("redirectUrl=https%3A%2F%2Fshop.example%2Fdone%3Fx%3D1&"),
+            "{url}"
+        );
+    }
+
+    #[test]
+    fn optional_values_absent_or_empty_are_omitted() {
+        let mut o = opts();
+        o.address = Some(String::new());
+        o.amount = Some(String::new());
+        o.currency = Some(String::new());
+        o.redirect_url = Some(String::new());
+        assert_eq!(
+            onchain_ramp_url(&o).unwrap(),
+            onchain_ramp_url(&opts()).unwrap()
+        );
+    }
+
+    #[test]
+    fn hostile_values_round_trip() {
+        let hostile = [
+            "a b",
+            "a&b=c",
+            "#frag",
+            "x=y",
+            "100%",
+            "+plus",
+            "é ü 中文 🚀",
+            "a/b?c",
+            "\"quoted\" 'single'",
+            "<script>",
+            "line\nbreak",
+            "tab\t",
+            "&&==##",
+            "%20",
+            "~._-",
+        ];
+        for v in hostile {
+            let mut o = opts();
+            o.coin = v.into();
+            o.network = v.into();
+            o.address = Some(v.into());
+            o.reference = Some(v.into());
+            o.phone = Some(v.into());
+            let url = onchain_ramp_url(&o).unwrap();
+            assert!(!url.contains(' ') && !url.contains('#'), "{url}");
+            assert_eq!(url.matches('?').count(), 1, "{url}");
+            let pairs = query_pairs(&url);
+            assert_eq!(pairs.len(), 7, "{url}");
+            for (k, val) in &pairs[2..] {
+                assert_eq!(val, v, "{k} in {url}");
+            }
+        }
+    }
+
+    #[test]
+    fn ramp_urls() {
+        for ok in [
+            "https://ramp.example",
+            "HTTPS://ramp.example/path",
+            "http://localhost:8787/hosted/ramp",
+            "http://LOCALHOST/hosted/ramp",
+            "http://127.0.0.1:9000/hosted/ramp",
+            "http://127.0.0.1",
+        ] {
+            let mut o = opts();
+            o.ramp_url = ok.into();
+            assert!(onchain_ramp_url(&o).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            "ramp.example/onramp",
+            "/hosted/ramp",
+            "http://ramp.example/onramp",
+            "http://localhost.evil.example/",
+            "http://127.0.0.1.nip.io/",
+            "http://127.0.0.2/",
+            "ftp://ramp.example",
+            "javascript:alert(1)",
+            "https://ramp.example/r#x",
+            "https://ramp.example/r?theme=dark",
+            "https://ramp.example/r?",
+            "https://user:pw@ramp.example",
+            "https://ramp .example",
+            "https://",
+        ] {
+            let mut o = opts();
+            o.ramp_url = bad.into();
+            assert_eq!(field(&o), "rampUrl", "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn every_refusal_names_its_field() {
+        type Change = Box<dyn Fn(&mut OnchainRampOptions)>;
+        let cases: Vec<(&str, Change)> = vec![
+            (
+                "key",
+                Box::new(|o| o.key = "SBX-SECK_merchantdemo01".into()),
+            ),
+            ("key", Box::new(|o| o.key = "plain".into())),
+            ("key", Box::new(|o| o.key = String::new())),
+            ("key", Box::new(|o| o.key = "XYZ-PUBK_aSECK_b".into())),
+            (
+                "paymentType",
+                Box::new(|o| o.payment_type = "Deposit".into()),
+            ),
+            (
+                "paymentType",
+                Box::new(|o| o.payment_type = "refund".into()),
+            ),
+            ("paymentType", Box::new(|o| o.payment_type = String::new())),
+            ("coin", Box::new(|o| o.coin = String::new())),
+            ("coin", Box::new(|o| o.coin = "  ".into())),
+            ("network", Box::new(|o| o.network = String::new())),
+            ("amount", Box::new(|o| o.amount = Some("0".into()))),
+            ("amount", Box::new(|o| o.amount = Some("-5".into()))),
+            ("amount", Box::new(|o| o.amount = Some("1e3".into()))),
+            ("amount", Box::new(|o| o.amount = Some("12,50".into()))),
+            ("amount", Box::new(|o| o.amount = Some(" 5".into()))),
+            ("currency", Box::new(|o| o.currency = Some("NG".into()))),
+            ("currency", Box::new(|o| o.currency = Some("NGNN".into()))),
+            ("currency", Box::new(|o| o.currency = Some("N1N".into()))),
+            ("currency", Box::new(|o| o.currency = Some("ÑGN".into()))),
+            (
+                "redirectUrl",
+                Box::new(|o| o.redirect_url = Some("/done".into())),
+            ),
+            (
+                "redirectUrl",
+                Box::new(|o| o.redirect_url = Some("javascript:alert(1)".into())),
+            ),
+            (
+                "redirectUrl",
+                Box::new(|o| o.redirect_url = Some("shop.example".into())),
+            ),
+        ];
+        for (expected, change) in cases {
+            let mut o = opts();
+            change(&mut o);
+            assert_eq!(field(&o), expected);
+        }
+        let mut o = opts();
+        o.currency = Some("ngn".into());
+        o.redirect_url = Some("http://shop.example/back".into());
+        o.amount = Some("0.01".into());
+        assert!(onchain_ramp_url(&o).is_ok());
+    }
+
+    proptest! {
+        #[test]
+        fn any_values_round_trip(coin in ".{1,12}", reference in any::<String>(), phone in any::<String>()) {
+            prop_assume!(!coin.trim_ascii().is_empty());
+            let mut o = opts();
+            o.coin = coin.clone();
+            o.reference = Some(reference.clone());
+            o.phone = Some(phone.clone());
+            let url = onchain_ramp_url(&o).unwrap();
+            prop_assert!(url.bytes().all(|b| b.is_ascii_graphic()), "{}", url);
+            let pairs = query_pairs(&url);
+            prop_assert_eq!(&pairs[2], &("coin".to_string(), coin));
+            let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+            prop_assert_eq!(get("reference"), (!reference.is_empty()).then_some(reference));
+            prop_assert_eq!(get("phone"), (!phone.is_empty()).then_some(phone));
+        }
+
+        #[test]
+        fn refusals_never_panic(url in ".{0,30}", key in ".{0,20}", amount in ".{0,8}", currency in ".{0,4}") {
+            let mut o = opts();
+            o.ramp_url = url;
+            o.key = key;
+            o.amount = Some(amount);
+            o.currency = Some(currency);
+            if let Err(e) = onchain_ramp_url(&o) {
+                prop_assert_eq!(e.code, Code::InvalidInput);
+                prop_assert!(e.field.is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn origins() {
+        for ok in [
+            "https://ramp.example",
+            "http://127.0.0.1:9000",
+            "http://localhost:1",
+        ] {
+            assert!(check_origin(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            "*",
+            "null",
+            "https://ramp.example/",
+            "https://ramp.example/path",
+            "https://ramp.example?x",
+            "ramp.example",
+            "https://user@ramp.example",
+        ] {
+            let e = check_origin(bad).expect_err(bad);
+            assert_eq!(e.field.as_deref(), Some("allowedOrigin"), "{bad:?}");
+        }
+    }
+
+    fn event() -> Value {
+        json!({"event": "crypto.requested", "payload": {
+            "amountCents": 2500, "destinationAddress": "0x5A4D",
+            "paymentRequest": {"id": "sbx_pr_REF-1", "reference": "REF-1"}}})
+    }
+
+    #[test]
+    fn event_shape() {
+        assert!(is_crypto_requested(&event()));
+        let mut e = event();
+        e["payload"]["paymentRequest"] = json!("pr_1");
+        assert!(is_crypto_requested(&e), "paymentRequest may be an id");
+        e["payload"]["amountCents"] = json!(0);
+        assert!(is_crypto_requested(&e), "0 cents (no amount given)");
+        let mut extra = event();
+        extra["payload"]["more"] = json!(1);
+        extra["other"] = json!(true);
+        assert!(is_crypto_requested(&extra), "extra members are tolerated");
+
+        type Break = Box<dyn Fn(&mut Value)>;
+        let broken: Vec<Break> = vec![
+            Box::new(|e| e["event"] = json!("crypto.sent")),
+            Box::new(|e| e["event"] = json!("CRYPTO.REQUESTED")),
+            Box::new(|e| e["event"] = json!(null)),
+            Box::new(|e| {
+                e.as_object_mut().unwrap().remove("event");
+            }),
+            Box::new(|e| e["payload"] = json!(null)),
+            Box::new(|e| e["payload"] = json!([1])),
+            Box::new(|e| e["payload"] = json!("x")),
+            Box::new(|e| e["payload"]["amountCents"] = json!("2500")),
+            Box::new(|e| e["payload"]["amountCents"] = json!(25.5)),
+            Box::new(|e| e["payload"]["amountCents"] = json!(-1)),
+            Box::new(|e| e["payload"]["amountCents"] = json!(null)),
+            Box::new(|e| e["payload"]["destinationAddress"] = json!("")),
+            Box::new(|e| e["payload"]["destinationAddress"] = json!(42)),
+            Box::new(|e| {
+                e["payload"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("destinationAddress");
+            }),
+            Box::new(|e| e["payload"]["paymentRequest"] = json!(null)),
+            Box::new(|e| e["payload"]["paymentRequest"] = json!("")),
+            Box::new(|e| e["payload"]["paymentRequest"] = json!(7)),
+            Box::new(|e| {
+                e["payload"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("paymentRequest");
+            }),
+        ];
+        for (i, change) in broken.iter().enumerate() {
+            let mut e = event();
+            change(&mut e);
+            assert!(!is_crypto_requested(&e), "case {i}: {e}");
+        }
+        for not_object in [
+            json!(null),
+            json!("crypto.requested"),
+            json!([event()]),
+            json!(1),
+        ] {
+            assert!(!is_crypto_requested(&not_object));
+        }
+    }
+
+    #[test]
+    fn origin_filter() {
+        let allowed = json!("http://127.0.0.1:9000");
+        assert!(accepts(&allowed, &allowed.clone(), &event()));
+        for other in [
+            "http://127.0.0.1:9001",
+            "http://localhost:9000",
+            "http://127.0.0.1:9000/",
+            "null",
+            "",
+        ] {
+            assert!(!accepts(&allowed, &json!(other), &event()), "{other}");
+        }
+        assert!(!accepts(&allowed, &Value::Null, &event()));
+        assert!(
+            !accepts(&json!(null), &Value::Null, &event()),
+            "an origin is a string"
+        );
+        assert!(!accepts(
+            &allowed,
+            &allowed.clone(),
+            &json!({"event": "other"})
+        ));
+    }
+}
