@@ -1,0 +1,85 @@
+// The public-key panel: build an onchain-ramp link with the package's onchainRampUrl, open
+// the sandbox's hosted ramp page in the frame, and list the crypto.requested event it posts.
+import { test, before, after, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { requireSandbox, launch, openPage, text, byTestId } from "./support/browser.mjs";
+
+let browser;
+let session;
+
+before(async () => {
+  requireSandbox();
+  browser = await launch();
+});
+after(async () => { await browser?.close(); });
+afterEach(async () => {
+  const s = session;
+  session = null;
+  if (!s) return;
+  const problems = s.problems();
+  await s.close();
+  assert.deepEqual(problems, [], "the page logged errors or threw");
+});
+
+test("the public-key field warns about a secret key (classifyKey)", async (t) => {
+  session = await openPage(browser);
+  const page = session.page;
+  assert.equal(await byTestId(page, "ramp-panel").getAttribute("data-available"), "true");
+  const hint = page.locator("#r-key-hint");
+  assert.equal(await hint.getAttribute("data-kind"), "public");
+  await byTestId(page, "ramp-public-key").fill("SBX-SECK_merchantdemo01");
+  assert.equal(await hint.getAttribute("data-kind"), "secret");
+  assert.match(await hint.innerText(), /secret/);
+  assert.equal(await byTestId(page, "ramp-public-key").getAttribute("aria-invalid"), "true");
+  // The package refuses to put it in a link; the error names the option and masks the key.
+  await byTestId(page, "ramp-build").click();
+  const box = byTestId(page, "ramp-error");
+  await box.waitFor({ state: "visible" });
+  assert.equal(await box.getAttribute("data-code"), "invalid_input");
+  assert.match(await box.innerText(), /key/);
+  assert.equal((await page.evaluate(() => document.body.innerText)).includes("SBX-SECK_merchantdemo01"), false);
+  assert.equal(await byTestId(page, "ramp-link-field").isVisible(), false);
+  await byTestId(page, "ramp-public-key").fill("SBX-PUBK_merchantdemo01");
+  assert.equal(await hint.getAttribute("data-kind"), "public");
+  assert.equal(await byTestId(page, "ramp-public-key").getAttribute("aria-invalid"), null);
+});
+
+test("a ramp link is built, opened in the frame, and its crypto.requested event listed", async (t) => {
+  session = await openPage(browser);
+  const page = session.page;
+  const panel = byTestId(page, "ramp-panel");
+  assert.equal(await panel.getAttribute("data-available"), "true");
+  const info = await page.evaluate(async () => (await fetch("/__sandbox/info")).json());
+  assert.equal(await byTestId(page, "ramp-public-key").inputValue(), info.keys.MERCHANT_PUBLIC_KEY);
+  assert.ok((await byTestId(page, "ramp-page-url").inputValue()).startsWith(info.rampUrl));
+
+  await byTestId(page, "ramp-payment-type").selectOption("deposit");
+  await byTestId(page, "ramp-coin").fill("USDC");
+  await byTestId(page, "ramp-network").fill("CELO");
+  await byTestId(page, "ramp-amount").fill("25.00");
+  await byTestId(page, "ramp-reference").fill("demo-ref-42");
+  await byTestId(page, "ramp-build").click();
+  const link = new URL(await byTestId(page, "ramp-link").inputValue());
+  assert.equal(link.origin, new URL(info.rampUrl).origin);
+  const q = Object.fromEntries(link.searchParams);
+  assert.equal(q.key, info.keys.MERCHANT_PUBLIC_KEY);
+  assert.equal(q.paymentType, "deposit");
+  assert.equal(q.coin, "USDC");
+  assert.equal(q.network, "CELO");
+  assert.equal(q.amount, "25.00");
+  assert.equal(q.reference, "demo-ref-42");
+
+  await byTestId(page, "ramp-open").click();
+  const event = byTestId(page, "ramp-event").first();
+  await event.waitFor({ timeout: 10_000 });
+  assert.equal(await event.locator('[data-testid="ramp-event-amount"]').innerText(), "$25.00");
+  assert.equal(await event.locator('[data-testid="ramp-event-address"]').innerText(), "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D");
+  assert.match(await event.locator('[data-testid="ramp-event-request"]').innerText(), /demo-ref-42/);
+  assert.equal(await byTestId(page, "ramp-events-empty").isVisible(), false);
+
+  // A message from any other origin (here: the dashboard's own) is ignored.
+  const before = await byTestId(page, "ramp-event").count();
+  await page.evaluate(() => window.postMessage({ event: "crypto.requested", payload: { amountCents: 999, destinationAddress: "0xevil" } }, "*"));
+  await page.waitForTimeout(300);
+  assert.equal(await byTestId(page, "ramp-event").count(), before);
+});
