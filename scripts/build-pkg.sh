@@ -19,7 +19,13 @@ if [ "$opt" = 1 ]; then
   [ "${v:-0}" -ge 116 ] 2>/dev/null || { echo "build-pkg: wasm-opt $v is too old (need npm binaryen >= 116)" >&2; exit 1; }
 fi
 
-cargo build --quiet --lib --target wasm32-unknown-unknown --release
+# Drop the registry's absolute paths from the few panic locations the dependencies keep
+# (machine-specific, and bytes in every download).
+registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
+remap=""
+for d in "$registry"/*/; do [ -d "$d" ] && remap="$remap --remap-path-prefix=$d="; done
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
+  cargo build --quiet --lib --target wasm32-unknown-unknown --release
 
 rm -rf pkg
 mkdir -p pkg/web pkg/node
