@@ -34,9 +34,13 @@ wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_in"
 
 if [ "$opt" = 1 ]; then
   for w in pkg/web/${name}_bg.wasm pkg/node/${name}_bg.wasm; do
-    "$wasm_opt" -Oz --converge --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    # --low-memory-unused: rustc's wasm32 layout keeps the first KiB unused (the stack sits
+    # below the data, growing down), so wasm-opt may fold constant offsets into loads and
+    # stores. --strip-target-features: that custom section is for linkers, not engines.
+    "$wasm_opt" -Oz --converge --low-memory-unused \
+      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
-      --strip-debug --strip-producers "$w" -o "$w.opt"
+      --strip-debug --strip-producers --strip-target-features "$w" -o "$w.opt"
     mv "$w.opt" "$w"
   done
 fi

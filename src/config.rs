@@ -204,10 +204,10 @@ fn check_key(key: &str) -> Result<(), Error> {
     if key.is_empty() {
         return Err(Error::invalid("apiKey", "apiKey must not be empty"));
     }
-    if key.bytes().any(is_space_or_control) {
+    if key.bytes().any(|b| is_space_or_control(b) || b >= 0x80) {
         return Err(Error::invalid(
             "apiKey",
-            "apiKey must be the bare key, without \"Bearer \", spaces or line breaks",
+            "apiKey must be the bare key (visible ASCII), without \"Bearer \", spaces or line breaks",
         ));
     }
     Ok(())
@@ -229,7 +229,7 @@ pub(crate) fn check_absolute_url(field: &str, url: &str, allow_query: bool) -> R
     } else if let Some(r) = strip_prefix_ci(url, "http://") {
         r
     } else {
-        return Err(not_absolute(field, allow_query));
+        return Err(not_absolute(field, field == "endpoint"));
     };
     let authority_end = rest
         .bytes()
@@ -289,10 +289,11 @@ fn check_header(name: &str, value: &str) -> Result<(), Error> {
             "headers may not set Authorization or Content-Type (use apiKey for the key)",
         ));
     }
-    if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0') {
+    // fetch refuses the rest (and would on every retry): line breaks, NUL, beyond Latin-1.
+    if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0' || c > '\u{ff}') {
         return Err(Error::invalid(
             "headers",
-            "headers: values may not contain line breaks or NUL",
+            "headers: values may not contain line breaks, NUL or characters beyond Latin-1",
         ));
     }
     Ok(())
@@ -427,13 +428,17 @@ mod tests {
             ("Bad Name", "x"),
             ("", "x"),
             ("X-Ok", "a\r\nInjected: 1"),
+            ("X-Ok", "caf\u{e9} \u{20ac}"),
         ] {
             o.headers = vec![(name.into(), value.into())];
             assert_eq!(field(Config::new(&o, BOT_PATH)), "headers", "{name}");
         }
+        // Latin-1 is what fetch takes in a header value.
+        o.headers = vec![("X-Ok".into(), "caf\u{e9}".into())];
+        assert!(Config::new(&o, BOT_PATH).is_ok());
         o.headers.clear();
 
-        for bad in ["", "Bearer XYZ-SECK_abc", "XYZ-SECK_abc\n", " k"] {
+        for bad in ["", "Bearer XYZ-SECK_abc", "XYZ-SECK_abc\n", " k", "XYZ-SECK_\u{e9}"] {
             o.api_key = Some(bad.into());
             assert_eq!(field(Config::new(&o, BOT_PATH)), "apiKey", "{bad:?}");
         }

@@ -212,8 +212,10 @@ pub fn from_status(
             Code::Unauthorized,
             "Unauthorized: the service rejected the API key (or its absence)",
         ),
-        403 => (Code::Forbidden, "Forbidden: the key may not make this call"),
         429 => (Code::RateLimited, "Rate limited: too many requests"),
+        _ if status == 403 || any_forbidden(&graphql_errors) => {
+            (Code::Forbidden, "Forbidden: the key may not make this call")
+        }
         _ => (Code::Http, "The service answered with an error status"),
     };
     let mut message = String::with_capacity(96);
@@ -238,12 +240,15 @@ pub fn from_status(
     e
 }
 
+/// Whether any GraphQL error carries `extensions.code == "FORBIDDEN"`.
+fn any_forbidden(errors: &[GraphqlError]) -> bool {
+    errors.iter().any(|g| g.extension_code().as_deref() == Some("FORBIDDEN"))
+}
+
 /// The error for a 2xx response whose `errors` is non-empty: `forbidden` when any error has
 /// `extensions.code == "FORBIDDEN"`, `graphql` otherwise. The message is the first error's.
 pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option<Json>) -> Error {
-    let forbidden = graphql_errors
-        .iter()
-        .any(|g| g.extension_code().as_deref() == Some("FORBIDDEN"));
+    let forbidden = any_forbidden(&graphql_errors);
     let mut message = String::with_capacity(96);
     match graphql_errors.first() {
         Some(first) if !first.message.is_empty() => message.push_str(&first.message),
@@ -325,6 +330,13 @@ mod tests {
         let e = from_status(500, None, vec![gql("boom", None)], None);
         assert_eq!(e.message, "boom (HTTP 500).");
         assert_eq!(e.graphql_errors.len(), 1);
+        // A non-2xx body whose GraphQL errors say FORBIDDEN is `forbidden` (not `http`),
+        // except for 401 and 429, whose status says more.
+        let forbidden = || vec![gql("boom", None), gql("no", Some(json!({"code": "FORBIDDEN"})))];
+        let e = from_status(400, None, forbidden(), None);
+        assert_eq!((e.code, e.status, e.graphql_errors.len()), (Code::Forbidden, Some(400), 2));
+        assert_eq!(from_status(401, None, forbidden(), None).code, Code::Unauthorized);
+        assert_eq!(from_status(429, None, forbidden(), None).code, Code::RateLimited);
     }
 
     #[test]

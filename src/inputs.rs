@@ -205,7 +205,11 @@ pub fn filter(f: &OrderHistoryFilter) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks a `fields` list: non-empty, every entry a GraphQL name or a dotted path of names.
+/// The deepest dotted path `fields` accepts (`a.b.c` is 3 deep).
+pub const MAX_FIELD_DEPTH: usize = 16;
+
+/// Checks a `fields` list: non-empty, every entry a GraphQL name or a dotted path of at most
+/// [`MAX_FIELD_DEPTH`] names.
 pub fn fields(list: &[String]) -> Result<(), Error> {
     if list.is_empty() {
         return Err(Error::invalid(
@@ -214,10 +218,11 @@ pub fn fields(list: &[String]) -> Result<(), Error> {
         ));
     }
     for (i, f) in list.iter().enumerate() {
-        if !split_ascii(f, is_dot).all(is_name) {
+        // The depth cap keeps the selection builder's recursion bounded whatever the input.
+        if !split_ascii(f, is_dot).all(is_name) || f.bytes().filter(|&b| is_dot(b)).count() >= MAX_FIELD_DEPTH {
             let mut m = String::from("fields[");
             crate::json::push_int(&mut m, i as i64);
-            m.push_str("] is not a GraphQL field name or a dotted path of field names");
+            m.push_str("] is not a GraphQL field name or a dotted path of at most 16 field names");
             return Err(Error::invalid("fields", m));
         }
     }
@@ -417,6 +422,11 @@ mod tests {
             assert_eq!(e.field.as_deref(), Some("fields"));
             assert!(e.message.starts_with("fields[1]"), "{}", e.message);
         }
+        // Depth: 16 names pass, 17 are refused, and a huge path is an error, not a stack overflow.
+        let deep = |n: usize| vec!["a"; n].join(".");
+        assert!(fields(&[deep(MAX_FIELD_DEPTH)]).is_ok());
+        assert_eq!(field_of(fields(&[deep(MAX_FIELD_DEPTH + 1)])).as_deref(), Some("fields"));
+        assert_eq!(field_of(fields(&[deep(200_000)])).as_deref(), Some("fields"));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub const CRYPTO_REQUESTED: &str = "crypto.requested";
 #[derive(Clone, Default)]
 pub struct OnchainRampOptions {
     /// The environment's hosted ramp page: absolute `https` (`http` only for `localhost` and
-    /// `127.0.0.1`); it may have a query, not a fragment.
+    /// `127.0.0.1`), without credentials, query or fragment.
     pub ramp_url: String,
     /// The merchant public key (`PUBK_`). Anything else is refused.
     pub key: String,
@@ -126,7 +126,7 @@ pub fn append(url: &mut String, index: usize, value: Option<&str>) -> Result<(),
             "paymentType must be \"deposit\" or \"withdrawal\""
         }
         2 | 3 => return inputs::non_empty(name, value).map(|()| push_param(url, index, value)),
-        _ if value.is_empty() => return Ok(()),
+        _ if value.trim_ascii().is_empty() => return Ok(()),
         5 if !amount::is_positive(value) => "amount must be a positive decimal such as \"25.00\"",
         8 if value.len() != 3 || !value.bytes().all(|b| b.is_ascii_alphabetic()) => {
             "currency must be a 3-letter ISO 4217 code"
@@ -186,17 +186,23 @@ pub fn onchain_ramp_url(o: &OnchainRampOptions) -> Result<String, Error> {
 }
 
 /// Checks a listener's `allowedOrigin`: an origin exactly as `MessageEvent.origin` reports
-/// it, `scheme://host[:port]`, without path or trailing `/` (it would never match).
+/// it, `scheme://host[:port]` in lower case, ASCII (punycode) host, no default port, without
+/// path or trailing `/`. Anything else would never match, and the listener would stay silent.
 pub fn check_origin(origin: &str) -> Result<(), Error> {
     const FIELD: &str = "allowedOrigin";
     check_absolute_url(FIELD, origin, false)?;
     let rest = strip_prefix_ci(origin, "https://")
         .or_else(|| strip_prefix_ci(origin, "http://"))
         .unwrap_or("");
-    if rest.bytes().any(|b| b == b'/') {
+    let default_port = if origin.starts_with("https:") { ":443" } else { ":80" };
+    if rest.bytes().any(|b| b == b'/' || b >= 0x80)
+        || origin.bytes().any(|b| b.is_ascii_uppercase())
+        || rest.ends_with(default_port)
+    {
         return Err(Error::invalid(
             FIELD,
-            "allowedOrigin must be an origin such as \"https://ramp.example\" (no path or trailing /)",
+            "allowedOrigin must be an origin as browsers report it, such as \"https://ramp.example\" \
+(lower case, no default port, path or trailing /)",
         ));
     }
     Ok(())
@@ -345,6 +351,8 @@ mod tests {
         o.amount = Some(String::new());
         o.currency = Some(String::new());
         o.redirect_url = Some(String::new());
+        o.reference = Some("  ".into());
+        o.phone = Some("\t\n".into());
         assert_eq!(
             onchain_ramp_url(&o).unwrap(),
             onchain_ramp_url(&opts()).unwrap()
@@ -475,6 +483,11 @@ mod tests {
             change(&mut o);
             assert_eq!(field(&o), expected);
         }
+        // redirectUrl takes no same-origin path, and its message does not offer one.
+        let mut o = opts();
+        o.redirect_url = Some("javascript:alert(1)".into());
+        let m = onchain_ramp_url(&o).unwrap_err().message.clone();
+        assert_eq!(m, "redirectUrl must be an absolute http(s) URL");
         let mut o = opts();
         o.currency = Some("ngn".into());
         o.redirect_url = Some("http://shop.example/back".into());
@@ -495,8 +508,9 @@ mod tests {
             let pairs = query_pairs(&url);
             prop_assert_eq!(&pairs[2], &("coin".to_string(), coin));
             let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-            prop_assert_eq!(get("reference"), (!reference.is_empty()).then_some(reference));
-            prop_assert_eq!(get("phone"), (!phone.is_empty()).then_some(phone));
+            // Blank (empty or ASCII-whitespace-only) optional values are left out.
+            prop_assert_eq!(get("reference"), (!reference.trim_ascii().is_empty()).then_some(reference));
+            prop_assert_eq!(get("phone"), (!phone.trim_ascii().is_empty()).then_some(phone));
         }
 
         #[test]
@@ -531,6 +545,12 @@ mod tests {
             "https://ramp.example?x",
             "ramp.example",
             "https://user@ramp.example",
+            // Never what MessageEvent.origin reports, so the listener would never fire.
+            "HTTPS://ramp.example",
+            "https://Ramp.example",
+            "https://ramp.example:443",
+            "http://localhost:80",
+            "https://b\u{fc}cher.example",
         ] {
             let e = check_origin(bad).expect_err(bad);
             assert_eq!(e.field.as_deref(), Some("allowedOrigin"), "{bad:?}");

@@ -297,7 +297,13 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
     };
     let mut headers = Vec::new();
     if let Some(h) = get(&o, "headers") {
-        if !h.is_object() || Array::is_array(&h) {
+        // A plain object: its prototype is null or the root prototype. Not an Array, and not a
+        // `Headers` or `Map`, whose entries `Object.keys` would silently miss.
+        let plain = h.is_object() && {
+            let proto = Object::get_prototype_of(&h);
+            proto.is_null() || Object::get_prototype_of(&proto).is_null()
+        };
+        if !plain {
             return Err(invalid(
                 "headers",
                 " must be a plain object of string values",

@@ -94,7 +94,7 @@ export interface BotClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt, for read-only calls. Default 2. */
   maxRetries?: number;
-  /** Extra headers (string values); may not set Authorization or Content-Type. */
+  /** Extra headers: a plain object of string (Latin-1) values; may not set Authorization or Content-Type. */
   headers?: Record<string, string>;
   /** A fetch implementation to use instead of the global one. */
   fetch?: FetchLike;
@@ -445,7 +445,7 @@ export interface RampEventTarget {
  * everything else is ignored. Invalid options throw `invalid_input`.
  */
 export interface RampListenerOptions {
-  /** The ramp page's origin, e.g. `"https://ramp.example"` (no path, no trailing `/`). */
+  /** The ramp page's origin as browsers write it, e.g. `"https://ramp.example"`: lower case, no default port, no path, no trailing `/`. */
   allowedOrigin: string;
   /** Called once per accepted message with its payload and the `MessageEvent`. */
   onCryptoRequested: (payload: RampEventPayload, event: MessageEvent<RampEvent>) => void;
