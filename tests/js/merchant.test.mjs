@@ -357,6 +357,9 @@ describe("listenForRampEvents (Node, with an EventTarget)", () => {
     for (const [opts, field] of [
       [{ allowedOrigin: `${ORIGIN}/`, onCryptoRequested: cb, target }, "allowedOrigin"],
       [{ allowedOrigin: "*", onCryptoRequested: cb, target }, "allowedOrigin"],
+      // Never what MessageEvent.origin reports: the listener would stay silent forever.
+      [{ allowedOrigin: "HTTPS://ramp.example", onCryptoRequested: cb, target }, "allowedOrigin"],
+      [{ allowedOrigin: "https://ramp.example:443", onCryptoRequested: cb, target }, "allowedOrigin"],
       [{ onCryptoRequested: cb, target }, "allowedOrigin"],
       [{ allowedOrigin: ORIGIN, target }, "onCryptoRequested"],
       [{ allowedOrigin: ORIGIN, onCryptoRequested: "cb", target }, "onCryptoRequested"],
@@ -367,5 +370,34 @@ describe("listenForRampEvents (Node, with an EventTarget)", () => {
       const e = await expectCode(assert, SettlementError, () => listenForRampEvents(opts), "invalid_input");
       assert.equal(e.field, field);
     }
+  });
+});
+
+describe("client options", () => {
+  test("headers must be a plain object: a Headers, Map or array is refused, not dropped", async () => {
+    const seen = [];
+    const fetch = async (_url, init) => { seen.push(init); throw new Error("must not be called"); };
+    for (const headers of [new Headers({ "x-a": "1" }), new Map([["x-a", "1"]]), [["x-a", "1"]], "x-a: 1"]) {
+      const e = await expectCode(assert, SettlementError,
+        () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_PUBLIC_KEY, headers, fetch }), "invalid_input");
+      assert.equal(e.field, "headers");
+    }
+    // A plain object, also one without a prototype, is taken.
+    const bare = Object.assign(Object.create(null), { "x-sandbox-tag": uniqueTag("bare-headers") });
+    const rates = await publicClient({ headers: bare }).rampLimits();
+    assert.ok(rates, "rampLimits answered");
+    assert.equal((await requestsTagged(bare["x-sandbox-tag"])).length, 1);
+    assert.equal(seen.length, 0);
+  });
+
+  test("header values beyond Latin-1 and non-ASCII keys are refused before any request", async () => {
+    const fetch = async () => { throw new Error("must not be called"); };
+    let e = await expectCode(assert, SettlementError,
+      () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_PUBLIC_KEY, headers: { "x-a": "\u20ac" }, fetch }), "invalid_input");
+    assert.equal(e.field, "headers");
+    e = await expectCode(assert, SettlementError,
+      () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: "SBX-PUBK_caf\u00e9", fetch }), "invalid_input");
+    assert.equal(e.field, "apiKey");
+    assert.ok(!serializeError(e).includes("caf\u00e9"), "the key is not echoed");
   });
 });
