@@ -77,9 +77,17 @@ test("a ramp link is built, opened in the frame, and its crypto.requested event 
   assert.match(await event.locator('[data-testid="ramp-event-request"]').innerText(), /demo-ref-42/);
   assert.equal(await byTestId(page, "ramp-events-empty").isVisible(), false);
 
-  // A message from any other origin (here: the dashboard's own) is ignored.
+  // A well-formed message from any other origin (here: the dashboard's own) is ignored: only
+  // the origin check can reject it. The ramp page's next event is the sentinel: once it is
+  // listed, the earlier forged message has been handled too.
   const before = await byTestId(page, "ramp-event").count();
-  await page.evaluate(() => window.postMessage({ event: "crypto.requested", payload: { amountCents: 999, destinationAddress: "0xevil" } }, "*"));
-  await page.waitForTimeout(300);
-  assert.equal(await byTestId(page, "ramp-event").count(), before);
+  await page.evaluate(() => window.postMessage({
+    event: "crypto.requested",
+    payload: { amountCents: 999, destinationAddress: "0xevil", paymentRequest: { reference: "forged" } },
+  }, "*"));
+  await byTestId(page, "ramp-open").click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="ramp-event"]').length > n, before, { timeout: 10_000 });
+  assert.equal(await byTestId(page, "ramp-event").count(), before + 1);
+  const addresses = await page.locator('[data-testid="ramp-event-address"]').allInnerTexts();
+  assert.ok(!addresses.includes("0xevil"), `forged event listed: ${addresses}`);
 });
