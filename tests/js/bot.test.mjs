@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { BotClient, SettlementError } from "settlement-wasm";
 import {
   SANDBOX_URL, AGENT_KEY, AGENT3_KEY, uniqueTag, requestsTagged, allOrders, serializeError, expectCode,
+  settledLog, fakeFetch, headerOf,
 } from "./helpers.mjs";
 
 const bot = (extra = {}) => new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, ...extra });
@@ -232,6 +233,21 @@ describe("request()", () => {
     const data = await bot().request("query Q($s: String!) { withdrawalInfo(symbol: $s) { symbol networks } }", { s: "USDT" });
     assert.equal(data.withdrawalInfo.symbol, "USDT");
   });
+  test("only read-only documents are retried: a mutation, or a query mixed with one, is sent once", async () => {
+    for (const doc of ["mutation M { pay }", "query A { profile { id } } mutation B { pay }", "subscription S { updates }"]) {
+      const tag = uniqueTag("mutation");
+      const e = await expectCode(assert, SettlementError,
+        () => faulty("status=503;retry-after=0", tag, { maxRetries: 2 }).request(doc), "http");
+      assert.equal(e.status, 503);
+      assert.equal((await settledLog(tag, 1)).length, 1, `not retried: ${doc}`);
+    }
+    // A query whose comment and string mention "mutation" is still a query: retried.
+    const tag = uniqueTag("querymention");
+    const data = await faulty("status=503;retry-after=0;fail-first=1", tag, { maxRetries: 2 })
+      .request('# mutation\nquery Q { withdrawalInfo(symbol: "mutation { x }") { symbol } }');
+    assert.deepEqual(data, { withdrawalInfo: null });
+    assert.equal((await settledLog(tag, 2)).length, 2);
+  });
   test("GraphQL errors keep message, path, locations, extensions", async () => {
     const e = await expectCode(assert, SettlementError, () => bot().request("{ nope }"), "graphql");
     assert.ok(e.graphqlErrors.length >= 1);
@@ -283,8 +299,34 @@ describe("errors and resilience", () => {
   });
   test("500 and GraphQL errors are never retried", async () => {
     const tag = uniqueTag("noretry");
-    await expectCode(assert, SettlementError, () => faulty("status=500", tag).profile(), "http");
-    assert.equal((await requestsTagged(tag)).length, 1);
+    await expectCode(assert, SettlementError, () => faulty("status=500", tag, { maxRetries: 3 }).profile(), "http");
+    assert.equal((await settledLog(tag, 1)).length, 1);
+  });
+  test("a GraphQL error (unknown field, HTTP 200) is never retried", async () => {
+    const tag = uniqueTag("noretrygql");
+    const e = await expectCode(assert, SettlementError, () => faulty("", tag, { maxRetries: 3 }).request("{ nope }"), "graphql");
+    assert.equal(e.status, 200);
+    assert.equal(e.graphqlErrors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+    const log = await settledLog(tag, 1);
+    assert.equal(log.length, 1, "exactly one request");
+    assert.equal(log[0].status, 200);
+  });
+  test("a partial response (data + errors) is never retried either", async () => {
+    const tag = uniqueTag("noretrypartial");
+    await expectCode(assert, SettlementError, () => faulty("partial", tag, { maxRetries: 3 }).profile({ fields: ["id"] }), "graphql");
+    assert.equal((await settledLog(tag, 1)).length, 1);
+  });
+  test("timeout per attempt, retried: two attempts of 300 ms, well before the server answers", async () => {
+    const tag = uniqueTag("timeoutretry");
+    const t0 = Date.now();
+    const e = await expectCode(assert, SettlementError,
+      () => faulty("delay=3000", tag, { timeoutMs: 300, maxRetries: 1 }).profile(), "timeout");
+    const elapsed = Date.now() - t0;
+    assert.ok(elapsed >= 550, `both attempts ran their 300 ms (elapsed ${elapsed} ms)`);
+    assert.ok(elapsed < 2500, `gave up before the server answered (elapsed ${elapsed} ms)`);
+    assert.ok(!serializeError(e).includes(AGENT_KEY));
+    const log = await settledLog(tag, 2, { timeoutMs: 6_000, settleMs: 400 });
+    assert.equal(log.length, 2, "one retry after the first timeout, no more");
   });
   test("timeout per attempt", async () => {
     const tag = uniqueTag("timeout");
@@ -295,14 +337,218 @@ describe("errors and resilience", () => {
   test("the caller's signal aborts at once and is not retried", async () => {
     const tag = uniqueTag("abort");
     const ac = new AbortController();
-    const p = faulty("delay=3000", tag).profile({ signal: ac.signal });
-    setTimeout(() => ac.abort(), 100);
+    const p = faulty("delay=3000", tag, { maxRetries: 3 }).profile({ signal: ac.signal });
+    let abortedAt = 0;
+    setTimeout(() => { abortedAt = Date.now(); ac.abort(); }, 100);
     await expectCode(assert, SettlementError, () => p, "aborted");
-    assert.equal((await requestsTagged(tag)).length, 1);
+    assert.ok(abortedAt > 0, "rejected only after the abort");
+    const after = Date.now() - abortedAt;
+    assert.ok(after < 1000, `rejected ${after} ms after the abort`);
+    assert.equal((await settledLog(tag, 1, { timeoutMs: 6_000, settleMs: 400 })).length, 1);
+  });
+  test("aborting during the backoff sleep rejects at once, with no further attempt", async () => {
+    const tag = uniqueTag("abortsleep");
+    const ac = new AbortController();
+    // 503 asking for a 30 s wait: the client sleeps; the abort must cut the sleep short.
+    const p = faulty("status=503;retry-after=30", tag, { maxRetries: 2 }).profile({ signal: ac.signal });
+    await settledLog(tag, 1, { settleMs: 0 });
+    const abortedAt = Date.now();
+    ac.abort();
+    await expectCode(assert, SettlementError, () => p, "aborted");
+    assert.ok(Date.now() - abortedAt < 1000, "the sleep was cut short");
+    assert.equal((await settledLog(tag, 1)).length, 1);
   });
   test("an already-aborted signal sends nothing", async () => {
     const tag = uniqueTag("preabort");
     await expectCode(assert, SettlementError, () => faulty("", tag).profile({ signal: AbortSignal.abort() }), "aborted");
     assert.equal((await requestsTagged(tag)).length, 0);
+  });
+});
+
+describe("non-2xx GraphQL bodies and Retry-After", () => {
+  test("503 with a GraphQL body: graphqlErrors read from the body, message from its first error", async () => {
+    const tag = uniqueTag("503json");
+    const e = await expectCode(assert, SettlementError, () => faulty("status=503;body=json", tag, { maxRetries: 0 }).profile(), "http");
+    assert.equal(e.status, 503);
+    assert.ok(Array.isArray(e.graphqlErrors) && e.graphqlErrors.length === 1, "graphqlErrors from the body");
+    assert.equal(e.graphqlErrors[0].extensions.code, "SERVICE_UNAVAILABLE");
+    assert.match(e.graphqlErrors[0].message, /sandbox injected fault/);
+    assert.match(e.message, /sandbox injected fault/);
+    assert.equal((await settledLog(tag, 1)).length, 1, "maxRetries 0: one attempt");
+  });
+  test("429 with a GraphQL body: rate_limited keeps the body's errors", async () => {
+    const e = await expectCode(assert, SettlementError,
+      () => faulty("status=429;body=json", uniqueTag("429json"), { maxRetries: 0 }).profile(), "rate_limited");
+    assert.equal(e.graphqlErrors[0].extensions.code, "RATE_LIMITED");
+    assert.equal(e.retryAfterMs, undefined, "no Retry-After, no retryAfterMs");
+  });
+  test("Retry-After as an HTTP date → retryAfterMs is the time until then", async () => {
+    const at = new Date(Date.now() + 20_000).toUTCString();
+    const e = await expectCode(assert, SettlementError,
+      () => faulty(`status=429;retry-after=${at}`, uniqueTag("429date"), { maxRetries: 0 }).profile(), "rate_limited");
+    assert.equal(typeof e.retryAfterMs, "number");
+    assert.ok(e.retryAfterMs > 17_000 && e.retryAfterMs <= 20_500, `retryAfterMs ${e.retryAfterMs}`);
+  });
+  test("Retry-After as a date in the past → 0", async () => {
+    const e = await expectCode(assert, SettlementError,
+      () => faulty("status=429;retry-after=Wed, 21 Oct 2015 07:28:00 GMT", uniqueTag("429past"), { maxRetries: 0 }).profile(), "rate_limited");
+    assert.equal(e.retryAfterMs, 0);
+  });
+  test("a Retry-After date is waited for before the retry", async () => {
+    const tag = uniqueTag("503date");
+    const t0 = Date.now();
+    const at = new Date(Math.ceil((t0 + 1500) / 1000) * 1000).toUTCString(); // ≥ 1.5 s ahead, whole second
+    const p = await faulty(`status=503;retry-after=${at};fail-first=1`, tag, { maxRetries: 1 }).profile({ fields: ["id"] });
+    assert.equal(p.id, "agent-1");
+    const elapsed = Date.now() - t0;
+    assert.ok(elapsed >= 1300, `waited for the date (elapsed ${elapsed} ms)`);
+    assert.ok(elapsed < 5000, `not much longer (elapsed ${elapsed} ms)`);
+    assert.equal((await settledLog(tag, 2)).length, 2);
+  });
+  test("an empty 200 body → decode", async () => {
+    const e = await expectCode(assert, SettlementError,
+      () => faulty("status=200;body=empty", uniqueTag("200empty"), { maxRetries: 0 }).profile(), "decode");
+    assert.equal(e.status, 200);
+  });
+});
+
+describe("key redaction through the binding (a fetch that echoes the key)", () => {
+  const KEY = AGENT_KEY;
+  const json = (status, body, headers = {}) =>
+    new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+  const withFetch = (f, extra = {}) => new BotClient({ baseUrl: SANDBOX_URL, apiKey: KEY, maxRetries: 0, fetch: f, ...extra });
+  // The header value the client really sent, so the echo is exactly what a server would see.
+  const sentAuth = (init) => headerOf(init.headers, "authorization");
+
+  function assertClean(e, what) {
+    const text = serializeError(e);
+    assert.ok(text.length > 0);
+    assert.ok(!text.includes(KEY), `${what}: the key leaked: ${text.slice(0, 2000)}`);
+    // Nor the key's unique part (a partial echo, e.g. of the Bearer header with a split).
+    assert.ok(!text.includes(KEY.slice(9)), `${what}: the key's secret part leaked`);
+  }
+
+  test("the fake fetch really receives the key (precondition of the checks below)", async () => {
+    const f = fakeFetch(() => json(200, { data: { withdrawalInfo: null } }));
+    assert.equal(await withFetch(f).withdrawalInfo("USDC"), null);
+    assert.equal(f.calls.length, 1);
+    assert.equal(sentAuth(f.calls[0].init), `Bearer ${KEY}`);
+  });
+
+  test("200 with errors: message, path, locations, extensions and partial data echo the key", async () => {
+    const f = fakeFetch((url, init) => json(200, {
+      data: { profile: { id: "agent-1", email: KEY, note: `auth was ${sentAuth(init)}`, [KEY]: [KEY, { k: KEY }] } },
+      errors: [
+        { message: `bad key ${KEY}`, path: ["profile", KEY, 0], locations: [{ line: 1, column: 2 }],
+          extensions: { code: "X", auth: sentAuth(init), [KEY]: true, nested: { list: [KEY, `${KEY}${KEY}`] } } },
+        { message: `${sentAuth(init)}`, path: ["profile"] },
+      ],
+    }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "graphql");
+    assert.equal(e.graphqlErrors.length, 2);
+    assert.equal(e.graphqlErrors[0].extensions.code, "X", "other extension values survive");
+    assert.deepEqual(e.graphqlErrors[0].locations, [{ line: 1, column: 2 }]);
+    assert.equal(e.data.profile.id, "agent-1", "other data survives");
+    assert.ok(e.graphqlErrors[0].message.startsWith("bad key "));
+    assertClean(e, "graphql 200");
+  });
+
+  test("request(): the same echo is redacted on the generic path", async () => {
+    const f = fakeFetch(() => json(200, { data: { x: KEY }, errors: [{ message: KEY, extensions: { KEY } }] }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).request("{ x }"), "graphql");
+    assertClean(e, "request()");
+  });
+
+  test("200 FORBIDDEN echoing the key → forbidden, redacted", async () => {
+    const f = fakeFetch(() => json(200, { data: null, errors: [{ message: `key ${KEY} may not`, path: ["profile"], extensions: { code: "FORBIDDEN", key: KEY } }] }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "forbidden");
+    assertClean(e, "forbidden");
+  });
+
+  test("401 whose body echoes the key → unauthorized, redacted", async () => {
+    const f = fakeFetch((url, init) => json(401, {
+      data: null, errors: [{ message: `Invalid key ${KEY} (${sentAuth(init)})`, extensions: { code: "UNAUTHENTICATED", key: KEY } }],
+    }, { "www-authenticate": `Bearer realm="${KEY}"` }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "unauthorized");
+    assert.equal(e.status, 401);
+    assert.equal(e.graphqlErrors[0].extensions.code, "UNAUTHENTICATED");
+    assertClean(e, "401");
+  });
+
+  test("429 whose body echoes the key → rate_limited, redacted", async () => {
+    const f = fakeFetch(() => json(429, { errors: [{ message: `slow down ${KEY}` }] }, { "retry-after": "3" }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "rate_limited");
+    assert.equal(e.retryAfterMs, 3000);
+    assertClean(e, "429");
+  });
+
+  test("500 with a text body echoing the key → http, redacted", async () => {
+    const f = fakeFetch((url, init) => new Response(`Internal error; request had Authorization: ${sentAuth(init)}`, { status: 500, headers: { "content-type": "text/plain" } }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "http");
+    assert.equal(e.status, 500);
+    assertClean(e, "500 text");
+  });
+
+  test("200 with a non-JSON / truncated body echoing the key → decode, redacted", async () => {
+    for (const body of [`<html>${KEY}</html>`, `{"data":{"profile":{"id":"${KEY}`, `"${KEY}"`, `[${JSON.stringify(KEY)}]`]) {
+      const f = fakeFetch(() => new Response(body, { status: 200, headers: { "content-type": "application/json" } }));
+      const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "decode");
+      assertClean(e, `decode of ${body}`);
+    }
+  });
+
+  test("200 with the key as the value of data's root field → decode or success, never leaked in an error", async () => {
+    const f = fakeFetch(() => json(200, { data: { orderHistory: KEY } }));
+    let caught = null;
+    try { await withFetch(f).orderHistory({ page: 1 }); } catch (e) { caught = e; }
+    assert.ok(caught instanceof SettlementError, "a string is not an OrderHistoryPage");
+    assertClean(caught, "wrong shape");
+  });
+
+  test("a fetch that throws a TypeError naming the key → network, redacted (also its cause)", async () => {
+    const f = fakeFetch((url, init) => {
+      throw new TypeError(`failed: ${sentAuth(init)}`, { cause: { code: KEY, message: `cause ${KEY}` } });
+    });
+    const e = await expectCode(assert, SettlementError, () => withFetch(f).profile(), "network");
+    assert.equal(f.calls.length, 1);
+    assert.match(e.message, /failed: Bearer/);
+    assertClean(e, "network TypeError");
+  });
+
+  test("a fetch that rejects with a string or a cause message naming the key → network, redacted", async () => {
+    for (const make of [
+      () => Promise.reject(`boom Bearer ${KEY}`),
+      () => Promise.reject(Object.assign(new Error(""), { cause: { message: `socket ${KEY}` } })),
+      () => Promise.reject(new Error(`x ${KEY}`, { cause: new Error(`inner ${KEY}`) })),
+    ]) {
+      const e = await expectCode(assert, SettlementError, () => withFetch(fakeFetch(make)).profile(), "network");
+      assertClean(e, `network ${make}`);
+    }
+  });
+
+  test("the key typed into inputs: refused or echoed by the real server, always redacted", async () => {
+    const c = bot();
+    const cases = [
+      [() => c.profile({ fields: ["id", KEY] }), "invalid_input"],
+      [() => c.orderHistory({ page: 1, filter: { status: `${KEY}!` } }), "invalid_input"],
+      [() => c.orderHistory({ page: 1, filter: { dateFrom: KEY } }), "invalid_input"],
+      [() => c.request(`{ ${KEY} }`), "graphql"], // the server's parse error quotes the document
+      [() => c.request(`query { withdrawalInfo(symbol: "${KEY}`), "graphql"],
+      [() => c.request("query Q($p: Int!) { orderHistory(page: $p) { pagination { total } } }", { p: KEY }), "graphql"],
+    ];
+    for (const [call, code] of cases) {
+      const e = await expectCode(assert, SettlementError, call, code);
+      assertClean(e, `${call}`);
+    }
+  });
+
+  test("retried failures echoing the key: the final error is redacted", async () => {
+    const f = fakeFetch((url, init, n) => n < 3
+      ? json(503, { errors: [{ message: `down for ${KEY}` }] }, { "retry-after": "0" })
+      : json(502, { errors: [{ message: `gateway ${sentAuth(init)}`, extensions: { k: KEY } }] }, { "retry-after": "0" }));
+    const e = await expectCode(assert, SettlementError, () => withFetch(f, { maxRetries: 2 }).profile(), "http");
+    assert.equal(f.calls.length, 3);
+    assert.equal(e.status, 502);
+    assertClean(e, "after retries");
   });
 });

@@ -6,6 +6,7 @@ import init, {
   type SettlementErrorCode, type MerchantClientOptions, type Account, type Country, type PaymentMethodType,
   type MarketRate, type RampLimits, type RampableAsset, type PaymentRequest, type OnchainRampOptions,
   type RampEvent, type RampEventPayload, type ParsedAmount,
+  type BotClientOptions, type GraphQLErrorInfo, type OrderIterator, type OrderHistoryFilter, type FetchLike,
 } from "settlement-wasm";
 
 // Compile-time assertions.
@@ -31,6 +32,117 @@ type _amount = Assert<Equal<ReturnType<typeof parseAmount>, ParsedAmount>>;
 type _minor = Assert<Equal<ParsedAmount["minorUnits"], bigint>>;
 type _unsubscribe = Assert<Equal<ReturnType<typeof listenForRampEvents>, () => void>>;
 type _guardCode = Assert<"secret_key_in_browser" extends SettlementErrorCode ? true : false>;
+
+// request(): a JSON object of unknown values, never `any`.
+type RequestResult = Awaited<ReturnType<BotClient["request"]>>;
+type _requestNotAny = Assert<Not<IsAny<RequestResult>>>;
+type _requestExact = Assert<Equal<RequestResult, { [field: string]: unknown }>>;
+type _requestValues = Assert<Equal<RequestResult[string], unknown>>;
+// The orders() iterator: next() and what `for await` yields.
+type NextResult = Awaited<ReturnType<OrderIterator["next"]>>;
+type _nextNotAny = Assert<Not<IsAny<NextResult>>>;
+type _nextExact = Assert<Equal<NextResult, IteratorResult<P2PPayment, undefined>>>;
+type _ordersReturn = Assert<Equal<ReturnType<BotClient["orders"]>, OrderIterator>>;
+type Yielded<T> = T extends AsyncIterable<infer E> ? E : never;
+type _yielded = Assert<Equal<Yielded<ReturnType<BotClient["orders"]>>, P2PPayment>>;
+type _paymentId = Assert<Equal<P2PPayment["id"], string>>;
+type _paymentStatusNotString = Assert<Not<Equal<P2PPaymentStatus, string>>>;
+// SettlementError's fields.
+type _codeExact = Assert<Equal<SettlementError["code"], SettlementErrorCode>>;
+type _codeUnion = Assert<Equal<SettlementErrorCode,
+  | "invalid_input" | "unauthorized" | "forbidden" | "rate_limited" | "http" | "graphql" | "network" | "timeout"
+  | "aborted" | "decode" | "secret_key_in_browser">>;
+type _codeNotString = Assert<string extends SettlementErrorCode ? false : true>;
+type _gqlNotAny = Assert<Not<IsAny<SettlementError["graphqlErrors"]>>>;
+type _gqlExact = Assert<Equal<SettlementError["graphqlErrors"], GraphQLErrorInfo[] | undefined>>;
+type _gqlMessage = Assert<Equal<GraphQLErrorInfo["message"], string>>;
+type _gqlExtensions = Assert<Not<IsAny<NonNullable<GraphQLErrorInfo["extensions"]>[string]>>>;
+type _gqlPath = Assert<Equal<GraphQLErrorInfo["path"], ReadonlyArray<string | number> | undefined>>;
+type _retryAfter = Assert<Equal<SettlementError["retryAfterMs"], number | undefined>>;
+type _dataNotAny = Assert<Not<IsAny<SettlementError["data"]>>>;
+type _dataUnknown = Assert<Equal<SettlementError["data"], unknown>>;
+type _field = Assert<Equal<SettlementError["field"], string | undefined>>;
+type _errStatus = Assert<Equal<SettlementError["status"], number | undefined>>;
+type _name = Assert<Equal<SettlementError["name"], "SettlementError">>;
+type _isError = Assert<SettlementError extends Error ? true : false>;
+// The BotClient constructor's options.
+type CtorOptions = ConstructorParameters<typeof BotClient>[0];
+type _ctorNotAny = Assert<Not<IsAny<CtorOptions>>>;
+type _ctorExact = Assert<Equal<CtorOptions, BotClientOptions>>;
+type _ctorArity = Assert<Equal<ConstructorParameters<typeof BotClient>["length"], 1>>;
+type _optFetch = Assert<Equal<BotClientOptions["fetch"], FetchLike | undefined>>;
+type _optHeaders = Assert<Equal<BotClientOptions["headers"], Record<string, string> | undefined>>;
+type _optTimeout = Assert<Equal<BotClientOptions["timeoutMs"], number | undefined>>;
+type _optKeys = Assert<Equal<keyof BotClientOptions, "baseUrl" | "endpoint" | "apiKey" | "timeoutMs" | "maxRetries" | "headers" | "fetch">>;
+// Other call signatures that take caller input.
+type HistoryArg = Parameters<BotClient["orderHistory"]>[0];
+type _historyArgNotAny = Assert<Not<IsAny<HistoryArg>>>;
+type _pageNumber = Assert<Equal<HistoryArg["page"], number>>;
+type _filterKeys = Assert<Equal<keyof OrderHistoryFilter, "orderId" | "status" | "dateFrom" | "dateTo" | "paymentMethod">>;
+type _dateFrom = Assert<Equal<OrderHistoryFilter["dateFrom"], string | Date | undefined>>;
+type _symbolArg = Assert<Equal<Parameters<BotClient["withdrawalInfo"]>[0], string>>;
+type _withdrawalExact = Assert<Equal<Awaited<ReturnType<BotClient["withdrawalInfo"]>>, WithdrawalInfo | null>>;
+type _profileExact = Assert<Equal<Awaited<ReturnType<BotClient["profile"]>>, AgentProfile>>;
+
+/** Wrong usages the declarations must reject (each line below must be a type error). */
+export async function rejected(bot: BotClient, e: SettlementError, baseUrl: string): Promise<void> {
+  // @ts-expect-error page is a number, not a string
+  await bot.orderHistory({ page: "1" });
+  // @ts-expect-error page is required
+  await bot.orderHistory({ perPage: 10 });
+  // @ts-expect-error unknown filter key
+  await bot.orderHistory({ page: 1, filter: { orderID: "ORD-2026-000001" } });
+  // @ts-expect-error dateFrom is a string or a Date, not a timestamp
+  await bot.orderHistory({ page: 1, filter: { dateFrom: 1_700_000_000_000 } });
+  // @ts-expect-error perPage is a number
+  bot.orders({ perPage: "100" });
+  // @ts-expect-error fields is a list
+  await bot.profile({ fields: "id" });
+  // @ts-expect-error the symbol is a string
+  await bot.withdrawalInfo(42);
+  // @ts-expect-error signal is an AbortSignal
+  await bot.profile({ signal: new AbortController() });
+  // @ts-expect-error variables are an object, not a list
+  await bot.request("{ profile { id } }", ["x"]);
+  // @ts-expect-error options are required
+  new BotClient();
+  // @ts-expect-error timeoutMs is a number
+  new BotClient({ baseUrl, timeoutMs: "5000" });
+  // @ts-expect-error fetch is a function
+  new BotClient({ baseUrl, fetch: 42 });
+  // @ts-expect-error headers are strings
+  new BotClient({ baseUrl, headers: { "x-n": 1 } });
+  // @ts-expect-error unknown option
+  new BotClient({ baseUrl, apikey: "SBX-SECK_x" });
+  // @ts-expect-error not a code: the union has no such member, so the comparison cannot be true
+  if (e.code === "not_a_code") return;
+  // @ts-expect-error data is unknown, not any
+  const n: number = e.data;
+  // @ts-expect-error retryAfterMs may be undefined
+  const ms: number = e.retryAfterMs;
+  // @ts-expect-error graphqlErrors may be undefined
+  const firstMessage: string = e.graphqlErrors[0].message;
+  const data = await bot.request("{ profile { id } }");
+  // @ts-expect-error request() values are unknown, not any
+  const id: string = data.profile;
+  for await (const o of bot.orders({ perPage: 100 })) {
+    const yielded: Assert<Equal<typeof o, P2PPayment>> = true;
+    // @ts-expect-error an order id is a string
+    const num: number = o.id;
+    // @ts-expect-error status is a string union, not a number
+    const st: P2PPaymentStatus = 5;
+    console.log(yielded, num, st);
+  }
+  const r = await bot.orders().next();
+  if (!r.done) {
+    const p: P2PPayment = r.value;
+    console.log(p.id);
+  } else {
+    const end: undefined = r.value;
+    console.log(end);
+  }
+  console.log(n, ms, firstMessage, id);
+}
 
 export async function storefront(baseUrl: string, publicKey: string, rampUrl: string): Promise<string> {
   await init();

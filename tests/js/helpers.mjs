@@ -1,4 +1,6 @@
 // Shared helpers of the node:test suites. The sandbox is started by scripts/with-sandbox.sh.
+import { inspect } from "node:util";
+
 export const SANDBOX_URL = process.env.SANDBOX_URL;
 export const AGENT_KEY = process.env.AGENT_KEY;
 export const AGENT3_KEY = process.env.AGENT3_KEY;
@@ -33,11 +35,72 @@ export async function allOrders() {
   return ordersCache;
 }
 
-/** Serialize everything an error carries (own props, message, stack) for leak checks. */
+/**
+ * Serialize everything an error carries, for leak checks: its own properties (recursively,
+ * including a `cause` and any nested Error, whose own properties JSON.stringify would drop),
+ * message, stack, and Node's full `util.inspect` rendering.
+ */
 export function serializeError(e) {
-  const own = {};
-  for (const k of Object.getOwnPropertyNames(e)) own[k] = e[k];
-  return JSON.stringify(own) + String(e) + (e && e.stack ? e.stack : "");
+  const seen = new Set();
+  const walk = (v) => {
+    if (v === null || (typeof v !== "object" && typeof v !== "function")) return typeof v === "bigint" ? String(v) : v;
+    if (seen.has(v)) return "[circular]";
+    seen.add(v);
+    if (Array.isArray(v)) return v.map(walk);
+    const own = {};
+    for (const k of Object.getOwnPropertyNames(v)) {
+      let x;
+      try { x = v[k]; } catch { continue; }
+      own[k] = typeof x === "function" ? `[function ${x.name}]` : walk(x);
+    }
+    if (v instanceof Error) {
+      own["[string]"] = String(v);
+      if (v.cause !== undefined && !("cause" in own)) own.cause = walk(v.cause);
+    }
+    return own;
+  };
+  let text = JSON.stringify(walk(e)) + String(e) + (e && e.stack ? e.stack : "");
+  text += inspect(e, { depth: null, showHidden: true, getters: true });
+  return text;
+}
+
+/**
+ * The request log entries of `tag` once at least `atLeast` have arrived (polling up to
+ * `timeoutMs`; the sandbox appends an entry when it answers, or when the client went away),
+ * then `settleMs` more, so that "exactly N" checks see any extra request too.
+ */
+export async function settledLog(tag, atLeast, { timeoutMs = 5_000, settleMs = 250 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let log = await requestsTagged(tag);
+  while (log.length < atLeast && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    log = await requestsTagged(tag);
+  }
+  if (settleMs > 0) {
+    await new Promise((r) => setTimeout(r, settleMs));
+    log = await requestsTagged(tag);
+  }
+  return log;
+}
+
+/**
+ * A `fetch` option that answers every call itself (no network): `respond(url, init, n)`
+ * returns a `Response` (or throws/rejects). `calls` records what the client passed in.
+ */
+export function fakeFetch(respond) {
+  const calls = [];
+  const f = async (url, init) => {
+    calls.push({ url, init });
+    return respond(url, init, calls.length);
+  };
+  f.calls = calls;
+  return f;
+}
+
+/** The value of header `name` (case-insensitive) in a plain headers record. */
+export function headerOf(headers, name) {
+  const hit = Object.entries(headers || {}).find(([k]) => k.toLowerCase() === name.toLowerCase());
+  return hit ? hit[1] : undefined;
 }
 
 /** Assert that calling `fn` rejects (or throws) a SettlementError with `code`. Returns it. */
