@@ -9,6 +9,7 @@ demo:
 test:
 	scripts/test.sh
 
+# Idempotent installs; prints one [setup] line per install and a final "ok" line.
 setup:
 	scripts/setup.sh
 
@@ -32,6 +33,3 @@ sandbox:
 
 clean:
 	rm -rf pkg target tests/js/node_modules
-
-setup:
-	@scripts/setup.sh >/dev/null

@@ -16,12 +16,32 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do sandbox_args+=("$1"); shift; done
 cargo build --quiet -p settlement-sandbox "${build_flag[@]}"
 bin="target/$profile/settlement-sandbox"
 mkdir -p target/sandbox-logs
-out="$(mktemp -d)/sandbox.out"
+tmp="$(mktemp -d)"
+out="$tmp/sandbox.out"
+SANDBOX_PID=""
+# Stop the sandbox by PID: SIGTERM, up to 5 s for it to exit, then SIGKILL. Then remove the
+# temporary directory. Installed before the sandbox starts, so no exit path leaves it running.
+stop() {
+  if [ -n "$SANDBOX_PID" ] && kill -0 "$SANDBOX_PID" 2>/dev/null; then
+    kill "$SANDBOX_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      kill -0 "$SANDBOX_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$SANDBOX_PID" 2>/dev/null; then
+      echo "with-sandbox: sandbox (pid $SANDBOX_PID) ignored SIGTERM for 5 s; sending SIGKILL" >&2
+      kill -9 "$SANDBOX_PID" 2>/dev/null || true
+    fi
+    wait "$SANDBOX_PID" 2>/dev/null || true
+  fi
+  SANDBOX_PID=""
+  rm -rf "$tmp"
+}
+trap stop EXIT
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
 "$bin" --port 0 --ramp-port 0 "${sandbox_args[@]}" >"$out" 2>target/sandbox-logs/stderr.log &
 SANDBOX_PID=$!
-stop() { kill "$SANDBOX_PID" 2>/dev/null && wait "$SANDBOX_PID" 2>/dev/null; true; }
-trap stop EXIT
-trap 'stop; exit 130' INT TERM
 
 for _ in $(seq 1 300); do
   grep -q '^SANDBOX_READY' "$out" 2>/dev/null && break

@@ -1,6 +1,7 @@
 // The settlement-wasm demo dashboard. Plain ES module, no build step; it uses only the
-// package's public API (init, BotClient, SettlementError and, when the build has them, the
-// onchain-ramp helpers). The agent key lives in memory, or in sessionStorage when the user
+// package's public API: init, BotClient (its errors are SettlementErrors, read by name and
+// code), and for the onchain-ramp panel onchainRampUrl, listenForRampEvents and classifyKey.
+// The agent key lives in memory, or in sessionStorage when the user
 // ticks "remember in this tab"; never in localStorage, the URL, the console or an error.
 import { $, h, show, setText, perFrame } from "./lib/dom.js";
 import * as f from "./lib/format.js";
@@ -197,6 +198,8 @@ const activity = {
         meta.textContent = `${f.clock()} · ${n} attempt${n === 1 ? "" : "s"} · ${f.duration(ms)}`;
       },
       note(text) { extra.append(h("p", { class: "muted", dataset: { testid: "activity-note" } }, text)); },
+      /** HTTP attempts made so far. */
+      attempts() { return n; },
     };
   },
 };
@@ -264,19 +267,35 @@ async function withClient(op, fn) {
   }
 }
 
-/** What the sandbox itself saw for a simulated call (its request log, by tag). */
+/** How long to wait for the sandbox to log every attempt of a simulated call. The sandbox logs
+ *  a request when it answers it, or when it notices the client went away (a timed-out
+ *  `delay=` attempt can be logged a few seconds after the client gave up on it). */
+const SANDBOX_LOG_WAIT_MS = 8000;
+const SANDBOX_LOG_POLL_MS = 200;
+
+/** What the sandbox itself saw for a simulated call (its request log, by tag): polled until it
+ *  holds as many requests as the client made attempts, or until SANDBOX_LOG_WAIT_MS. */
 async function reportSandboxLog(sim, entry) {
-  try {
-    const url = new URL("/__sandbox/requests", state.conn.baseUrl);
-    url.searchParams.set("tag", sim.tag);
-    const res = await fetch(url, { cache: "no-store" });
-    if (!res.ok) return;
-    const body = await res.json();
-    const list = Array.isArray(body) ? body : Array.isArray(body?.requests) ? body.requests : null;
-    if (!list) return;
-    const statuses = list.map((r) => r?.status ?? r?.responseStatus).filter((s) => s !== undefined);
-    entry.note(`Sandbox request log (tag ${sim.tag}): ${list.length} request${list.length === 1 ? "" : "s"}${statuses.length ? ` → ${statuses.join(", ")}` : ""}.`);
-  } catch { /* the log is a nicety */ }
+  const url = new URL("/__sandbox/requests", state.conn.baseUrl);
+  url.searchParams.set("tag", sim.tag);
+  const expected = entry.attempts();
+  const deadline = performance.now() + SANDBOX_LOG_WAIT_MS;
+  let list = null;
+  for (;;) {
+    try {
+      const res = await fetch(url, { cache: "no-store" });
+      if (res.ok) {
+        const body = await res.json();
+        list = Array.isArray(body) ? body : null;
+      }
+    } catch { /* retried below until the deadline */ }
+    if ((list && list.length >= expected) || performance.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, SANDBOX_LOG_POLL_MS));
+  }
+  if (!list) return; // the log is a nicety: no note when it cannot be read
+  const statuses = list.map((r) => r?.status).filter((s) => s !== undefined);
+  const missing = list.length < expected ? ` (${expected - list.length} of the client's ${expected} not logged yet)` : "";
+  entry.note(`Sandbox request log (tag ${sim.tag}): ${list.length} request${list.length === 1 ? "" : "s"}${statuses.length ? ` → ${statuses.join(", ")}` : ""}${missing}.`);
 }
 
 /** Mark the input an `invalid_input` error names (aria-invalid) and focus it; clear the rest. */
@@ -527,10 +546,14 @@ async function exportCsv() {
         progress(rows.length);
         if (ctrl.signal.aborted) break;
       }
+      // Cancelled between rows (the client only sees the signal when it sends): an abort
+      // like the client's own, so the activity entry says "aborted", not "ok".
+      if (ctrl.signal.aborted) {
+        throw Object.assign(new Error(`Export cancelled after ${rows.length} rows`), { name: "SettlementError", code: "aborted" });
+      }
       return { __note: `${rows.length} rows` };
     });
     finished = true;
-    if (ctrl.signal.aborted) throw Object.assign(new Error("aborted"), { name: "SettlementError", code: "aborted" });
     for (const r of rows) if (r.paymentMethod) state.methods.add(String(r.paymentMethod));
     syncMethodList();
     const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");

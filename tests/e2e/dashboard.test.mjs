@@ -97,28 +97,97 @@ test("loads from the sandbox in sandbox mode, prefilled, with the key kept out o
   assert.equal(await page.evaluate(() => sessionStorage.length), 0);
 });
 
-test("the profile shows the seeded balances, credit line, rates and counts", async () => {
-  const page = await open();
-  const expect = {
-    "profile-email": "amara.okafor@example.com",
-    "profile-accountBalance": "$12,500.50",
-    "profile-escrowBalance": "$830.00",
-    "profile-bonusEarnings": "$42.75",
-    "profile-usedCreditLine": "$1,250.00",
-    "profile-creditLine": "$5,000.00",
-    "profile-verificationStatus": "Verified",
-    "profile-verification": "Verified",
-    "profile-depositsCompleted": "1,024",
-    "profile-withdrawalsCompleted": "376",
-    "profile-averageDepositRate": "1,532.40",
-    "profile-depositMargin": "1.50 %",
+/** Agent 1's profile straight from the sandbox's bot endpoint (Node's fetch, not the page). */
+async function sandboxProfile() {
+  const query = `{ profile { id email accountBalance escrowBalance bonusEarnings creditLine usedCreditLine
+    depositMargin withdrawalMargin averageDepositRate averageWithdrawalRate autoUpdateDepositRate
+    autoUpdateWithdrawalRate depositsCompleted withdrawalsCompleted totalDepositFiatAmount
+    totalDepositUsdAmount totalWithdrawalFiatAmount totalWithdrawalUsdAmount verificationStatus
+    enforceReceiptUpload depositAddress } }`;
+  const res = await fetch(new URL("/service/bot/graphql", SANDBOX_URL), {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${AGENT_KEY}` },
+    body: JSON.stringify({ query }),
+  });
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.errors, undefined);
+  return body.data.profile;
+}
+
+/** The sandbox's request log (`GET /__sandbox/requests`). */
+async function requestLog() {
+  const res = await fetch(new URL("/__sandbox/requests", SANDBOX_URL));
+  assert.equal(res.status, 200);
+  return res.json();
+}
+
+/** What the page should show for each profile field, formatted with Intl as an en-US page does. */
+function expectedProfileTexts(p) {
+  const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+  const dec2 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  const dec22 = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const int = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+  const label = (v) => { const t = String(v).replace(/_/g, " "); return t[0].toUpperCase() + t.slice(1); };
+  const onOff = (v) => (v ? "on" : "off");
+  const want = {
+    "profile-email": p.email,
+    "profile-id": `· ${p.id}`,
+    "profile-verification": label(p.verificationStatus),
+    "profile-verificationStatus": label(p.verificationStatus),
+    "profile-averageDepositRate": dec2.format(p.averageDepositRate),
+    "profile-averageWithdrawalRate": dec2.format(p.averageWithdrawalRate),
+    "profile-depositMargin": `${dec2.format(p.depositMargin)} %`,
+    "profile-withdrawalMargin": `${dec2.format(p.withdrawalMargin)} %`,
+    "profile-autoUpdate": `deposit ${onOff(p.autoUpdateDepositRate)} · withdrawal ${onOff(p.autoUpdateWithdrawalRate)}`,
+    "profile-depositsCompleted": int.format(p.depositsCompleted),
+    "profile-withdrawalsCompleted": int.format(p.withdrawalsCompleted),
+    "profile-totalDepositFiatAmount": `${dec22.format(p.totalDepositFiatAmount)} in local currencies`,
+    "profile-totalWithdrawalFiatAmount": `${dec22.format(p.totalWithdrawalFiatAmount)} in local currencies`,
+    "profile-enforceReceiptUpload": p.enforceReceiptUpload ? "required" : "optional",
+    "profile-depositAddress": p.depositAddress,
   };
-  for (const [id, want] of Object.entries(expect)) assert.equal((await text(page, id)).trim(), want, id);
+  for (const k of ["accountBalance", "escrowBalance", "bonusEarnings", "creditLine", "usedCreditLine",
+    "totalDepositUsdAmount", "totalWithdrawalUsdAmount"]) want[`profile-${k}`] = usd.format(p[k]);
+  return want;
+}
+
+test("the profile shows every field the sandbox returns, formatted, and refresh reloads it", async () => {
+  const p = await sandboxProfile();
+  // The oracle itself is the seeded agent 1 (a formatting slip on both sides cannot hide).
+  assert.equal(p.email, "amara.okafor@example.com");
+  assert.equal(p.accountBalance, "12500.50");
+  const want = expectedProfileTexts(p);
+  assert.equal(want["profile-accountBalance"], "$12,500.50");
+  assert.equal(want["profile-totalDepositFiatAmount"], "48,211,500.00 in local currencies");
+  assert.ok(Object.keys(want).length >= 22, "every displayed field is checked");
+  const page = await open();
+  const shown = async () => Object.fromEntries(await Promise.all(Object.keys(want).map(async (id) => [id, (await text(page, id)).trim()])));
+  assert.deepEqual(await shown(), want);
   assert.equal(await byTestId(page, "profile-error").isVisible(), false);
-  // The refresh button reloads it.
+
+  // Refresh: blank the fields in the page, click, and the page must fetch the profile again
+  // (a new request in the sandbox's log and a new activity entry) and show it all again.
+  const logBefore = await requestLog();
+  const entries = page.locator('[data-testid="activity-entry"][data-op="profile"]');
+  const entriesBefore = await entries.count();
+  await page.evaluate((ids) => {
+    for (const id of ids) document.querySelector(`[data-testid="${id}"]`).textContent = "stale";
+  }, Object.keys(want));
   await byTestId(page, "profile-refresh").click();
+  await page.waitForFunction((n) => {
+    const list = document.querySelectorAll('[data-testid="activity-entry"][data-op="profile"]');
+    return list.length > n && list[0].dataset.outcome === "ok";
+  }, entriesBefore);
   await page.waitForFunction(() => document.querySelector('[data-testid="profile-body"]').getAttribute("aria-busy") === "false");
-  assert.equal(await text(page, "profile-accountBalance"), "$12,500.50");
+  assert.equal(await entries.count(), entriesBefore + 1);
+  const added = (await requestLog()).slice(logBefore.length);
+  assert.equal(added.length, 1, `one new request: ${JSON.stringify(added)}`);
+  assert.equal(added[0].endpoint, "bot");
+  assert.equal(added[0].status, 200);
+  assert.match(added[0].query, /\bprofile\b/);
+  assert.equal(added[0].hasAuthorization, true);
+  assert.deepEqual(await shown(), want);
 });
 
 test("a status filter leaves only rows of that status", async () => {
@@ -148,6 +217,38 @@ test("a status filter leaves only rows of that status", async () => {
   assert.equal(await total(page), 0);
   assert.match(await text(page, "orders-empty"), /No orders match/);
   assert.equal(await byTestId(page, "order-row").count(), 0);
+});
+
+test("an order-id filter finds exactly that order, and a date range matches the oracle", async () => {
+  const page = await open();
+  // Order id: an exact match on one seeded order (not the newest, so not already on page 1).
+  const target = seeded[737];
+  await applyFilters(page, { orderId: target.orderId });
+  assert.equal(await total(page), 1);
+  assert.equal(count({ orderId: target.orderId }), 1);
+  const rows = byTestId(page, "order-row");
+  assert.equal(await rows.count(), 1);
+  assert.equal(await rows.first().getAttribute("data-id"), target.id);
+  assert.match(await rows.first().innerText(), new RegExp(target.orderId));
+  assert.match(await text(page, "orders-summary"), new RegExp(`^1 order · order “${target.orderId}”$`));
+
+  // A date range across a year boundary: the total and the first page (ids, in API order:
+  // newest first) are the oracle's, and every row's createdAt lies in the range (UTC days).
+  const range = { dateFrom: "2025-12-28", dateTo: "2026-01-06" };
+  await applyFilters(page, { from: range.dateFrom, to: range.dateTo });
+  const want = seeded.filter((o) => matchesFilter(o, range));
+  assert.ok(want.length > 25, `range holds ${want.length} orders`);
+  assert.equal(await total(page), want.length);
+  const ids = await rows.evaluateAll((els) => els.map((e) => e.dataset.id));
+  assert.deepEqual(ids, want.slice(0, 25).map((o) => o.id));
+  const created = await rows.evaluateAll((els) => els.map((e) => e.querySelector("td").title));
+  for (const c of created) assert.ok(c.slice(0, 10) >= range.dateFrom && c.slice(0, 10) <= range.dateTo, c);
+  // The last page holds the oldest ones.
+  await byTestId(page, "page-last").click();
+  await ordersIdle(page);
+  const lastIds = await rows.evaluateAll((els) => els.map((e) => e.dataset.id));
+  const pages = Math.ceil(want.length / 25);
+  assert.deepEqual(lastIds, want.slice((pages - 1) * 25).map((o) => o.id));
 });
 
 test("an invalid filter is refused before sending, and its input is marked", async () => {
@@ -260,6 +361,13 @@ test("CSV export downloads exactly the filtered total, every row matching the fi
   assert.equal(Number(attempts), Math.ceil(n / 100));
 });
 
+/** The newest CSV-export activity entry, once it has finished. */
+async function exportEntry(page) {
+  const sel = '[data-testid="activity-entry"][data-op="orders (CSV export)"]';
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.outcome !== "running", sel);
+  return page.locator(sel).first();
+}
+
 test("CSV export can be cancelled, and nothing is downloaded", async () => {
   const page = await open();
   let downloads = 0;
@@ -273,6 +381,27 @@ test("CSV export can be cancelled, and nothing is downloaded", async () => {
   assert.match(await text(page, "export-progress-text"), /cancelled after 0 orders/);
   assert.equal(await byTestId(page, "orders-error").isVisible(), false);
   assert.equal(await byTestId(page, "export-csv").isDisabled(), false);
+  let entry = await exportEntry(page);
+  assert.equal(await entry.getAttribute("data-outcome"), "aborted", "the activity log says it was cancelled");
+  assert.equal(await entry.getAttribute("data-code"), "aborted");
+
+  // Cancelled part-way (Esc), after the first page arrived: the second page's request is held
+  // back (Playwright route) so the cancel lands while the export is running.
+  let requests = 0;
+  await page.route("**/service/bot/graphql", async (route) => {
+    requests += 1;
+    if (requests >= 2) await new Promise((r) => setTimeout(r, 1500));
+    await route.continue().catch(() => {});
+  });
+  await byTestId(page, "export-csv").click();
+  await page.waitForFunction(() => /^Exported [1-9]/.test(document.querySelector('[data-testid="export-progress-text"]').textContent));
+  await page.keyboard.press("Escape");
+  await page.waitForSelector('[data-testid="export-progress"][data-state="cancelled"]', { timeout: 5_000 });
+  assert.match(await text(page, "export-progress-text"), /^Export cancelled after [1-9][\d,]* orders; nothing was saved\.$/);
+  entry = await exportEntry(page);
+  assert.equal(await entry.getAttribute("data-outcome"), "aborted");
+  assert.doesNotMatch(await entry.locator('[data-testid="activity-outcome"]').innerText(), /^ok/);
+  await page.unroute("**/service/bot/graphql");
   await page.waitForTimeout(300);
   assert.equal(downloads, 0);
 });

@@ -195,34 +195,60 @@ impl AppState {
     }
 }
 
-/// Builds the whole app: GraphQL endpoints, sandbox control routes, hosted ramp page and
-/// static files, wrapped in a permissive CORS layer.
+/// Builds the whole app: GraphQL endpoints, hosted ramp page, coin icons and static files
+/// behind a permissive CORS layer (any origin may call the service, as with the real one),
+/// and the sandbox control routes (`/__sandbox/info`, `/orders`, `/requests`) behind a CORS
+/// layer that only admits loopback origins (`http://127.0.0.1`, `http://localhost`,
+/// `http://[::1]`, any port: the sandbox's own pages and local test runners such as
+/// wasm-bindgen-test's): they hand out every key and can clear the log, so no web page
+/// from elsewhere may read or call them.
 pub fn build_router(state: Arc<AppState>) -> Router {
     let statics = Router::new()
         .nest_service("/pkg", ServeDir::new(state.config.static_root.join("pkg")))
         .fallback_service(ServeDir::new(state.config.static_root.join("www")))
         .layer(middleware::from_fn(static_headers));
-    let cors = CorsLayer::new()
+    let open_cors = CorsLayer::new()
         .allow_origin(AllowOrigin::mirror_request())
         .allow_methods([Method::POST, Method::GET, Method::OPTIONS, Method::DELETE])
         .allow_headers(AllowHeaders::mirror_request())
         .expose_headers([header::RETRY_AFTER])
         .allow_private_network(true)
         .max_age(Duration::from_secs(600));
-    Router::new()
-        .route("/service/bot/graphql", post(bot_graphql))
-        .route("/service/api/graphql", post(merchant_graphql))
+    let control_cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::predicate(|origin, _| is_loopback_origin(origin.as_bytes())))
+        .allow_methods([Method::GET, Method::OPTIONS, Method::DELETE])
+        .allow_headers(AllowHeaders::mirror_request())
+        .max_age(Duration::from_secs(600));
+    let control = Router::new()
         .route("/__sandbox/info", get(info))
         .route("/__sandbox/orders", get(orders))
         .route(
             "/__sandbox/requests",
             get(list_requests).delete(clear_requests),
         )
+        .with_state(state.clone())
+        .layer(control_cors);
+    let open = Router::new()
+        .route("/service/bot/graphql", post(bot_graphql))
+        .route("/service/api/graphql", post(merchant_graphql))
         .route("/__sandbox/icons/{file}", get(icon))
         .route("/hosted/ramp", get(ramp_page))
         .with_state(state)
         .merge(statics)
-        .layer(cors)
+        .layer(open_cors);
+    control.merge(open)
+}
+
+/// Whether an `Origin` is a loopback one: `http://127.0.0.1`, `http://localhost` or
+/// `http://[::1]`, with or without a port (the control routes admit these only).
+pub fn is_loopback_origin(origin: &[u8]) -> bool {
+    ["http://127.0.0.1", "http://localhost", "http://[::1]"]
+        .iter()
+        .any(|host| match origin.strip_prefix(host.as_bytes()) {
+            Some([]) => true,
+            Some([b':', port @ ..]) => !port.is_empty() && port.iter().all(u8::is_ascii_digit),
+            _ => false,
+        })
 }
 
 /// Exact content types for the wasm-pack output, and no caching of dev builds.

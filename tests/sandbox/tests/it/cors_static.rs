@@ -100,6 +100,104 @@ async fn cors_headers_on_real_errors_and_faults() {
     assert_eq!(r.header("retry-after").as_deref(), Some("5"));
 }
 
+/// The control routes hand out every key and can clear the log: only loopback origins (the
+/// sandbox's own pages, local test runners) may read them from a page; other origins get no
+/// `Access-Control-Allow-Origin`, so a browser withholds the answer (and refuses a DELETE
+/// after its preflight). The GraphQL endpoints stay open to any origin.
+#[tokio::test]
+async fn control_routes_admit_only_the_sandbox_origins() {
+    let sb = sandbox_with(Config {
+        ramp_url: Some("http://127.0.0.1:9999".into()),
+        ..Config::for_tests()
+    });
+    let get_from = |path: &'static str, origin: &'static str| {
+        Request::get(path)
+            .header("origin", origin)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let paths = [
+        "/__sandbox/info",
+        "/__sandbox/orders?agent=1",
+        "/__sandbox/requests",
+    ];
+    for path in paths {
+        for own in [
+            "http://127.0.0.1:8787",
+            "http://127.0.0.1:9999",
+            "http://localhost:5173",
+            "http://[::1]:8000",
+            "http://127.0.0.1",
+        ] {
+            let r = sb.send(get_from(path, own)).await;
+            assert_eq!(r.status, StatusCode::OK, "{path}");
+            assert_eq!(
+                r.header("access-control-allow-origin").as_deref(),
+                Some(own),
+                "{path} from {own}"
+            );
+        }
+        for other in [
+            "http://evil.example",
+            "http://127.0.0.1.evil.example",
+            "http://localhost.evil.example:80",
+            "http://127.0.0.1:80x",
+            "http://127.0.0.1:",
+            "https://evil.example:8787",
+            "null",
+        ] {
+            let r = sb.send(get_from(path, other)).await;
+            assert_eq!(
+                r.header("access-control-allow-origin"),
+                None,
+                "{path} must not be readable from {other}"
+            );
+        }
+    }
+    // Preflights: a DELETE of the log from another origin is not allowed; from its own it is.
+    let preflight = |origin: &'static str| {
+        Request::options("/__sandbox/requests")
+            .header("origin", origin)
+            .header("access-control-request-method", "DELETE")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let r = sb.send(preflight("http://evil.example")).await;
+    assert_eq!(r.header("access-control-allow-origin"), None);
+    let r = sb.send(preflight("http://127.0.0.1:8787")).await;
+    assert_eq!(
+        r.header("access-control-allow-origin").as_deref(),
+        Some("http://127.0.0.1:8787")
+    );
+    assert!(header_list(&r, "access-control-allow-methods").contains(&"delete".to_string()));
+    // Requests without an Origin (same-origin GETs, curl, Node) are answered as before.
+    let info = sb.get("/__sandbox/info").await;
+    assert_eq!(info.status, StatusCode::OK);
+    assert_eq!(info.json()["keys"]["AGENT_KEY"], AGENT_KEY);
+    // The service itself, the icons and the static files stay open to any origin.
+    let r = sb
+        .gql_with(
+            BOT,
+            Some(AGENT_KEY),
+            json!({"query": "{ profile { id } }"}),
+            &[("origin", "http://evil.example")],
+        )
+        .await;
+    assert_eq!(
+        r.header("access-control-allow-origin").as_deref(),
+        Some("http://evil.example")
+    );
+    for path in ["/__sandbox/icons/usdc.svg", "/hosted/ramp"] {
+        let r = sb.send(get_from(path, "http://evil.example")).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}");
+        assert_eq!(
+            r.header("access-control-allow-origin").as_deref(),
+            Some("http://evil.example"),
+            "{path}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn static_files_and_content_types() {
     let root = std::env::temp_dir().join(format!("sbx-static-{}", std::process::id()));

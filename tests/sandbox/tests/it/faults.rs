@@ -214,9 +214,12 @@ async fn drop_closes_the_real_tcp_connection_without_a_response() {
         "no HTTP response may be sent, got {:?}",
         String::from_utf8_lossy(&bytes)
     );
-    if let Some(e) = err {
-        assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}");
-    }
+    // A reset (SO_LINGER 0), not an orderly end of stream: the client sees a network error.
+    assert_eq!(
+        err.as_ref().map(std::io::Error::kind),
+        Some(std::io::ErrorKind::ConnectionReset),
+        "expected a connection reset, got {err:?}"
+    );
     // drop after a delay, too.
     let req = post_request(
         &addr,
@@ -225,8 +228,13 @@ async fn drop_closes_the_real_tcp_connection_without_a_response() {
         &[("x-sandbox-fault", "delay=50;drop")],
         &body,
     );
-    let (bytes, _) = raw_http(&addr, &req).await;
+    let (bytes, err) = raw_http(&addr, &req).await;
     assert!(bytes.is_empty());
+    assert_eq!(
+        err.as_ref().map(std::io::Error::kind),
+        Some(std::io::ErrorKind::ConnectionReset),
+        "expected a connection reset after the delay, got {err:?}"
+    );
     // The server keeps serving.
     let req = post_request(&addr, BOT, Some(AGENT_KEY), &[], &body);
     let (bytes, err) = raw_http(&addr, &req).await;
