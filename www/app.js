@@ -1,5 +1,5 @@
 // The settlement-wasm demo dashboard. Plain ES module, no build step; it uses only the
-// package's public API: init, BotClient (its errors are SettlementErrors, read by name and
+// package's public API: init, BotClient and SettlementError (errors are read by name and
 // code), and for the onchain-ramp panel onchainRampUrl, listenForRampEvents and classifyKey.
 // The agent key lives in memory, or in sessionStorage when the user
 // ticks "remember in this tab"; never in localStorage, the URL, the console or an error.
@@ -549,7 +549,7 @@ async function exportCsv() {
       // Cancelled between rows (the client only sees the signal when it sends): an abort
       // like the client's own, so the activity entry says "aborted", not "ok".
       if (ctrl.signal.aborted) {
-        throw Object.assign(new Error(`Export cancelled after ${rows.length} rows`), { name: "SettlementError", code: "aborted" });
+        throw new state.mod.SettlementError(`Export cancelled after ${rows.length} rows.`, { code: "aborted" });
       }
       return { __note: `${rows.length} rows` };
     });
