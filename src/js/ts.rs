@@ -111,7 +111,7 @@ export interface RequestOptions {
  * (checked before sending); an empty list is refused.
  */
 export interface FieldOptions extends RequestOptions {
-  /** Field names to select instead of the default; dotted paths select nested fields (`"totp.enabled"`). */
+  /** Field names to select instead of the default; dotted paths (at most 16 names) select nested fields (`"totp.enabled"`). */
   fields?: readonly string[];
 }
 
