@@ -4,6 +4,8 @@
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { SANDBOX_URL, AGENT_KEY, requireSandbox, launch, seededOrders, matchesFilter } from "./support/browser.mjs";
+import { settledLog } from "../js/helpers.mjs";
+import { serializeErrorText } from "../js/serialize.mjs";
 
 const RAMP_URL = process.env.SANDBOX_RAMP_URL;
 let browser;
@@ -12,23 +14,6 @@ let page;
 const uncaught = [];
 let tagCounter = 0;
 const uniqueTag = (name) => `e2e-binding-${process.pid}-${name}-${++tagCounter}-${Date.now()}`;
-
-async function requestsTagged(tag) {
-  const res = await fetch(`${SANDBOX_URL}/__sandbox/requests?tag=${encodeURIComponent(tag)}`);
-  if (!res.ok) throw new Error(`request log: HTTP ${res.status}`);
-  return res.json();
-}
-/** The log of `tag` once it has at least `atLeast` entries (or after `timeoutMs`), then `settleMs` more. */
-async function settledLog(tag, atLeast, { timeoutMs = 5_000, settleMs = 250 } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  let log = await requestsTagged(tag);
-  while (log.length < atLeast && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    log = await requestsTagged(tag);
-  }
-  await new Promise((r) => setTimeout(r, settleMs));
-  return requestsTagged(tag);
-}
 
 /**
  * Opens a document on `origin` (the JSON of /__sandbox/info: same origin as /pkg/, and not a
@@ -40,31 +25,12 @@ async function openBindingPage(ctx, origin) {
   const p = await ctx.newPage();
   p.on("pageerror", (err) => uncaught.push(`${origin}: ${err && err.stack ? err.stack : err}`));
   await p.goto(`${origin}/__sandbox/info`, { waitUntil: "load" });
+  // The shared leak-check serializer, installed from its source text (CDP evaluation).
+  await p.evaluate(`window.__serialize = ${serializeErrorText}`);
   await p.evaluate(async () => {
     const m = await import("/pkg/index.js");
     await m.default();
     window.__m = m;
-    window.__serialize = (e) => {
-      const seen = new Set();
-      const walk = (v) => {
-        if (v === null || (typeof v !== "object" && typeof v !== "function")) return typeof v === "bigint" ? String(v) : v;
-        if (seen.has(v)) return "[circular]";
-        seen.add(v);
-        if (Array.isArray(v)) return v.map(walk);
-        const own = {};
-        for (const k of Object.getOwnPropertyNames(v)) {
-          let x;
-          try { x = v[k]; } catch { continue; }
-          own[k] = typeof x === "function" ? `[function ${x.name}]` : walk(x);
-        }
-        if (v instanceof Error) {
-          own["[string]"] = String(v);
-          if (v.cause !== undefined && !("cause" in own)) own.cause = walk(v.cause);
-        }
-        return own;
-      };
-      return JSON.stringify(walk(e)) + String(e) + (e && e.stack ? e.stack : "");
-    };
     window.__describe = (e) => ({
       isSettlementError: e instanceof m.SettlementError,
       isError: e instanceof Error,

@@ -1,5 +1,6 @@
 // Shared helpers of the node:test suites. The sandbox is started by scripts/with-sandbox.sh.
 import { inspect } from "node:util";
+import { serializeErrorText } from "./serialize.mjs";
 
 export const SANDBOX_URL = process.env.SANDBOX_URL;
 export const AGENT_KEY = process.env.AGENT_KEY;
@@ -36,32 +37,11 @@ export async function allOrders() {
 }
 
 /**
- * Serialize everything an error carries, for leak checks: its own properties (recursively,
- * including a `cause` and any nested Error, whose own properties JSON.stringify would drop),
- * message, stack, and Node's full `util.inspect` rendering.
+ * Serialize everything an error carries, for leak checks: `serializeErrorText` (own
+ * properties recursively, cause, message, stack) plus Node's full `util.inspect` rendering.
  */
 export function serializeError(e) {
-  const seen = new Set();
-  const walk = (v) => {
-    if (v === null || (typeof v !== "object" && typeof v !== "function")) return typeof v === "bigint" ? String(v) : v;
-    if (seen.has(v)) return "[circular]";
-    seen.add(v);
-    if (Array.isArray(v)) return v.map(walk);
-    const own = {};
-    for (const k of Object.getOwnPropertyNames(v)) {
-      let x;
-      try { x = v[k]; } catch { continue; }
-      own[k] = typeof x === "function" ? `[function ${x.name}]` : walk(x);
-    }
-    if (v instanceof Error) {
-      own["[string]"] = String(v);
-      if (v.cause !== undefined && !("cause" in own)) own.cause = walk(v.cause);
-    }
-    return own;
-  };
-  let text = JSON.stringify(walk(e)) + String(e) + (e && e.stack ? e.stack : "");
-  text += inspect(e, { depth: null, showHidden: true, getters: true });
-  return text;
+  return serializeErrorText(e) + inspect(e, { depth: null, showHidden: true, getters: true });
 }
 
 /**
