@@ -242,7 +242,9 @@ pub fn from_status(
 
 /// Whether any GraphQL error carries `extensions.code == "FORBIDDEN"`.
 fn any_forbidden(errors: &[GraphqlError]) -> bool {
-    errors.iter().any(|g| g.extension_code().as_deref() == Some("FORBIDDEN"))
+    errors
+        .iter()
+        .any(|g| g.extension_code().as_deref() == Some("FORBIDDEN"))
 }
 
 /// The error for a 2xx response whose `errors` is non-empty: `forbidden` when any error has
@@ -332,11 +334,25 @@ mod tests {
         assert_eq!(e.graphql_errors.len(), 1);
         // A non-2xx body whose GraphQL errors say FORBIDDEN is `forbidden` (not `http`),
         // except for 401 and 429, whose status says more.
-        let forbidden = || vec![gql("boom", None), gql("no", Some(json!({"code": "FORBIDDEN"})))];
+        let forbidden = || {
+            vec![
+                gql("boom", None),
+                gql("no", Some(json!({"code": "FORBIDDEN"}))),
+            ]
+        };
         let e = from_status(400, None, forbidden(), None);
-        assert_eq!((e.code, e.status, e.graphql_errors.len()), (Code::Forbidden, Some(400), 2));
-        assert_eq!(from_status(401, None, forbidden(), None).code, Code::Unauthorized);
-        assert_eq!(from_status(429, None, forbidden(), None).code, Code::RateLimited);
+        assert_eq!(
+            (e.code, e.status, e.graphql_errors.len()),
+            (Code::Forbidden, Some(400), 2)
+        );
+        assert_eq!(
+            from_status(401, None, forbidden(), None).code,
+            Code::Unauthorized
+        );
+        assert_eq!(
+            from_status(429, None, forbidden(), None).code,
+            Code::RateLimited
+        );
     }
 
     #[test]

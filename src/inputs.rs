@@ -219,7 +219,9 @@ pub fn fields(list: &[String]) -> Result<(), Error> {
     }
     for (i, f) in list.iter().enumerate() {
         // The depth cap keeps the selection builder's recursion bounded whatever the input.
-        if !split_ascii(f, is_dot).all(is_name) || f.bytes().filter(|&b| is_dot(b)).count() >= MAX_FIELD_DEPTH {
+        if !split_ascii(f, is_dot).all(is_name)
+            || f.bytes().filter(|&b| is_dot(b)).count() >= MAX_FIELD_DEPTH
+        {
             let mut m = String::from("fields[");
             crate::json::push_int(&mut m, i as i64);
             m.push_str("] is not a GraphQL field name or a dotted path of at most 16 field names");
@@ -425,8 +427,14 @@ mod tests {
         // Depth: 16 names pass, 17 are refused, and a huge path is an error, not a stack overflow.
         let deep = |n: usize| vec!["a"; n].join(".");
         assert!(fields(&[deep(MAX_FIELD_DEPTH)]).is_ok());
-        assert_eq!(field_of(fields(&[deep(MAX_FIELD_DEPTH + 1)])).as_deref(), Some("fields"));
-        assert_eq!(field_of(fields(&[deep(200_000)])).as_deref(), Some("fields"));
+        assert_eq!(
+            field_of(fields(&[deep(MAX_FIELD_DEPTH + 1)])).as_deref(),
+            Some("fields")
+        );
+        assert_eq!(
+            field_of(fields(&[deep(200_000)])).as_deref(),
+            Some("fields")
+        );
     }
 
     #[test]

@@ -194,7 +194,11 @@ pub fn check_origin(origin: &str) -> Result<(), Error> {
     let rest = strip_prefix_ci(origin, "https://")
         .or_else(|| strip_prefix_ci(origin, "http://"))
         .unwrap_or("");
-    let default_port = if origin.starts_with("https:") { ":443" } else { ":80" };
+    let default_port = if origin.starts_with("https:") {
+        ":443"
+    } else {
+        ":80"
+    };
     if rest.bytes().any(|b| b == b'/' || b >= 0x80)
         || origin.bytes().any(|b| b.is_ascii_uppercase())
         || rest.ends_with(default_port)

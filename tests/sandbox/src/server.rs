@@ -215,7 +215,9 @@ pub fn build_router(state: Arc<AppState>) -> Router {
         .allow_private_network(true)
         .max_age(Duration::from_secs(600));
     let control_cors = CorsLayer::new()
-        .allow_origin(AllowOrigin::predicate(|origin, _| is_loopback_origin(origin.as_bytes())))
+        .allow_origin(AllowOrigin::predicate(|origin, _| {
+            is_loopback_origin(origin.as_bytes())
+        }))
         .allow_methods([Method::GET, Method::OPTIONS, Method::DELETE])
         .allow_headers(AllowHeaders::mirror_request())
         .max_age(Duration::from_secs(600));
