@@ -123,6 +123,12 @@ impl Config {
                     if ep.starts_with("//") || ep.starts_with("/\\") {
                         return Err(not_absolute("endpoint", true));
                     }
+                } else if strip_prefix_ci(ep, "https://")
+                    .or_else(|| strip_prefix_ci(ep, "http://"))
+                    .is_none()
+                {
+                    // The one option that also takes a path says so.
+                    return Err(not_absolute("endpoint", true));
                 } else {
                     check_absolute_url("endpoint", ep, true)?;
                 }
@@ -229,7 +235,7 @@ pub(crate) fn check_absolute_url(field: &str, url: &str, allow_query: bool) -> R
     } else if let Some(r) = strip_prefix_ci(url, "http://") {
         r
     } else {
-        return Err(not_absolute(field, field == "endpoint"));
+        return Err(not_absolute(field, false));
     };
     let authority_end = rest
         .bytes()
@@ -290,7 +296,10 @@ fn check_header(name: &str, value: &str) -> Result<(), Error> {
         ));
     }
     // fetch refuses the rest (and would on every retry): line breaks, NUL, beyond Latin-1.
-    if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0' || c > '\u{ff}') {
+    if value
+        .chars()
+        .any(|c| c == '\r' || c == '\n' || c == '\0' || c > '\u{ff}')
+    {
         return Err(Error::invalid(
             "headers",
             "headers: values may not contain line breaks, NUL or characters beyond Latin-1",
@@ -362,6 +371,14 @@ mod tests {
             field(Config::new(&opts(None, Some("ftp://x.example")), BOT_PATH)),
             "endpoint"
         );
+    }
+
+    #[test]
+    fn only_endpoint_offers_a_path_in_its_message() {
+        let e = Config::new(&opts(None, Some("api/graphql")), BOT_PATH).unwrap_err();
+        assert!(e.message.contains("same-origin path"), "{}", e.message);
+        let e = Config::new(&opts(Some("api.example.com"), None), BOT_PATH).unwrap_err();
+        assert_eq!(e.message, "baseUrl must be an absolute http(s) URL");
     }
 
     #[test]
@@ -438,7 +455,13 @@ mod tests {
         assert!(Config::new(&o, BOT_PATH).is_ok());
         o.headers.clear();
 
-        for bad in ["", "Bearer XYZ-SECK_abc", "XYZ-SECK_abc\n", " k", "XYZ-SECK_\u{e9}"] {
+        for bad in [
+            "",
+            "Bearer XYZ-SECK_abc",
+            "XYZ-SECK_abc\n",
+            " k",
+            "XYZ-SECK_\u{e9}",
+        ] {
             o.api_key = Some(bad.into());
             assert_eq!(field(Config::new(&o, BOT_PATH)), "apiKey", "{bad:?}");
         }
