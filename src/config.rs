@@ -2,6 +2,7 @@
 //! timeout, retries and extra headers, validated once at construction.
 
 use crate::error::Error;
+use tsify::Tsify;
 
 /// The bot (agent) endpoint's path under `baseUrl`.
 pub const BOT_PATH: &str = "/service/bot/graphql";
@@ -17,34 +18,99 @@ pub const MAX_TIMEOUT_MS: u32 = 2_147_483_647;
 /// The message for an out-of-range `timeoutMs`.
 pub const TIMEOUT_MESSAGE: &str = "timeoutMs must be an integer from 1 to 2147483647 (ms)";
 
-/// Options of a client (`BotClientOptions` in JavaScript).
-#[derive(Clone, Default)]
+/// Options of both clients: exactly one of `baseUrl` and `endpoint`. `BotClientOptions` and
+/// `MerchantClientOptions` are these and a few more.
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct ClientOptions {
-    /// Service base URL (absolute http/https); the endpoint path is appended.
+    /// The service's base URL (absolute http/https); the endpoint path is appended
+    /// (`/service/bot/graphql`, `/service/api/graphql`).
+    #[tsify(optional)]
     pub base_url: Option<String>,
-    /// Full endpoint URL instead of `base_url` (absolute http/https, or a same-origin path
-    /// starting with `/`, e.g. a proxy).
+    /// A full endpoint URL instead, or a same-origin path starting with `/` (e.g. a proxy).
+    #[tsify(optional)]
     pub endpoint: Option<String>,
-    /// The key, sent as `Authorization: Bearer <key>`. Leave unset behind a proxy that adds it.
+    /// The key, sent as `Authorization: Bearer <key>`: the agent key of a `BotClient`; a
+    /// merchant key, public in browsers and secret on servers, of a `MerchantClient`. Omit it
+    /// behind a proxy that adds it.
+    #[tsify(optional)]
     pub api_key: Option<String>,
-    /// Per-attempt timeout in ms (default 30000).
+    /// Per-attempt timeout in ms. Default 30000.
+    #[tsify(optional)]
     pub timeout_ms: Option<u32>,
-    /// Retries after the first attempt, for read-only operations (default 2).
+    /// Retries after the first attempt, for read-only calls. Default 2.
+    #[tsify(optional)]
     pub max_retries: Option<u32>,
-    /// Extra headers; may not set `Authorization` or `Content-Type`.
+    /// Extra headers: a plain object of string (Latin-1) values; may not set Authorization or Content-Type.
+    #[tsify(optional, type = "Record<string, string>")]
     pub headers: Vec<(String, String)>,
 }
+
+/// Options of `new BotClient(…)`: exactly one of `baseUrl` and `endpoint`. Invalid options
+/// throw a `SettlementError` (`invalid_input`, `field` naming the option) synchronously.
+///
+/// Read-only calls are retried after network errors, timeouts, 429, 502, 503 and 504, up to
+/// `maxRetries` times, with exponential backoff and full jitter (200 ms base, 5 s cap), or
+/// after the server's `Retry-After` (capped at 60 s). Mutations are never retried.
+///
+/// @example
+/// const bot = new BotClient({ baseUrl: "https://api.example.com", apiKey });
+// Declaration only: [`ClientOptions`] and the `fetch` function the binding reads beside them
+// (no Rust value carries a JavaScript function).
+#[derive(Tsify)]
+#[allow(dead_code)]
+struct BotClientOptions {
+    #[serde(flatten)]
+    options: ClientOptions,
+    /// A fetch implementation to use instead of the global one.
+    #[tsify(optional, type = "FetchLike")]
+    fetch: (),
+}
+
+// What the `fetch` option is: a function and the methods of what it returns, which tsify's
+// derive (data members only) cannot declare.
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const FETCH_TS: &'static str = r#"
+/** What the client needs from a `fetch` response. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** A `fetch` implementation, called with one built `Request` (the global `fetch` fits). */
+export type FetchLike = (input: Request) => Promise<FetchResponseLike>;
+"#;
 
 /// Options of a `BotClient`.
 pub type BotOptions = ClientOptions;
 
-/// Options of a `MerchantClient`: the shared options, and the browser opt-out.
-#[derive(Clone, Default, Debug)]
+/// Options of `new MerchantClient(…)`: those of {@link BotClientOptions}, with a merchant key;
+/// requests go to `${baseUrl}/service/api/graphql`.
+///
+/// Front-end apps hold the merchant **public** key (`PUBK_`); servers hold the **secret** key
+/// (`SECK_`). Where page visitors can read the key — a `window` or `document` global, or a
+/// worker — a secret key makes the constructor throw a `SettlementError` with code
+/// `secret_key_in_browser`: use the public key there, and make secret-key calls on a server
+/// or through a proxy `endpoint` of yours that adds the key. In Node a secret key is normal.
+///
+/// @example
+/// // Browser: public key, public-key-safe reads.
+/// const merchant = new MerchantClient({ baseUrl: "https://api.example.com", apiKey: publicKey });
+/// // Browser, through your proxy (your server adds the secret key): no apiKey here.
+/// const viaProxy = new MerchantClient({ endpoint: "/api/merchant" });
+#[derive(Clone, Default, Debug, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "MerchantClientOptions")]
 pub struct MerchantOptions {
-    /// Endpoint, key, timeout, retries, headers (the endpoint path is `/service/api/graphql`).
+    /// Endpoint, key, timeout, retries, headers (the endpoint path is `/service/api/graphql`);
+    /// in JavaScript, with `fetch` too.
+    #[serde(flatten)]
+    #[tsify(type = "BotClientOptions")]
     pub client: ClientOptions,
-    /// Allow a secret key where page visitors could read it (a browser or worker). Off by
-    /// default: see [`crate::keys::browser_guard`].
+    /// Accept a secret key in a browser anyway: anyone who opens the page can then read it.
+    /// Default `false`. See [`crate::keys::browser_guard`].
+    #[tsify(optional)]
     pub dangerously_allow_browser: bool,
 }
 

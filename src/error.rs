@@ -2,9 +2,15 @@
 
 use crate::json::{push_int, redact_value, Json};
 use crate::keys::redact;
+use tsify::Tsify;
 
-/// What went wrong, as a stable machine-readable code.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What went wrong, as a stable machine-readable code: the `code` of a {@link SettlementError}.
+///
+/// Its TypeScript union (`SettlementErrorCode`) is derived from the variants; the names are
+/// those of [`Code::as_str`] (a test checks that the two agree).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Tsify)]
+#[serde(rename_all = "snake_case")]
+#[tsify(rename = "SettlementErrorCode")]
 pub enum Code {
     /// An argument or option was refused before anything was sent; see [`ErrorDetails::field`].
     InvalidInput,
@@ -50,17 +56,44 @@ impl Code {
     }
 }
 
-/// One entry of a GraphQL response's `errors`, kept whole.
-#[derive(Clone, Debug)]
+// tsify derives data shapes (`SettlementErrorDetails` below); an interface that extends the
+// built-in `Error`, and the type of a class constructor, are not data: hand-written.
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const SETTLEMENT_ERROR_TS: &'static str = r#"
+/** Every failure rejects (or throws) with a SettlementError. Messages never contain the key. */
+export interface SettlementError extends Error, SettlementErrorDetails {
+  name: "SettlementError";
+}
+
+/** The class `__registerErrorClass` expects. */
+export type SettlementErrorConstructor = new (message: string, details: SettlementErrorDetails) => SettlementError;
+"#;
+
+/// One entry of a GraphQL response's `errors`, kept whole, as the service sent it.
+#[derive(Clone, Debug, Tsify)]
+#[tsify(rename = "GraphQLErrorInfo")]
 pub struct GraphqlError {
     /// The error's `message` (empty when the server sent none).
     pub message: String,
     /// `path`, as sent.
+    #[tsify(optional, type = "ReadonlyArray<string | number>")]
     pub path: Option<Json>,
     /// `locations`, as sent.
+    #[tsify(optional, type = "ReadonlyArray<GraphQLErrorLocation>")]
     pub locations: Option<Json>,
     /// `extensions`, as sent.
+    #[tsify(optional, type = "{ [key: string]: unknown }")]
     pub extensions: Option<Json>,
+}
+
+/// Where a GraphQL error occurred in the document.
+// Declaration only: one entry of [`GraphqlError::locations`], which keeps them as sent.
+#[derive(Tsify)]
+#[tsify(rename = "GraphQLErrorLocation")]
+#[allow(dead_code)]
+struct GraphqlErrorLocation {
+    line: u32,
+    column: u32,
 }
 
 impl GraphqlError {
@@ -91,23 +124,34 @@ impl std::ops::DerefMut for Error {
     }
 }
 
-/// What an [`Error`] carries.
-#[derive(Clone, Debug)]
+/// What an [`Error`] carries: in JavaScript, the structured part of a
+/// {@link SettlementError} (the message is the `Error`'s own). Absent members are omitted.
+#[derive(Clone, Debug, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "SettlementErrorDetails")]
 pub struct ErrorDetails {
     /// The stable code.
+    #[tsify(type = "SettlementErrorCode")]
     pub code: Code,
     /// A human-readable message.
+    #[serde(skip)]
     pub message: String,
     /// For `invalid_input`: the argument or option at fault, e.g. `"filter.dateFrom"`.
+    #[tsify(optional)]
     pub field: Option<String>,
     /// The HTTP status, whenever a response was received.
+    #[tsify(optional)]
     pub status: Option<u16>,
     /// How long the server asked to wait (`Retry-After`, as sent, before the 60 s cap the
     /// client applies to its own waits), in ms. Set on non-2xx responses that carried it.
+    #[tsify(optional)]
     pub retry_after_ms: Option<u64>,
-    /// Every GraphQL error of the response (also read from non-2xx GraphQL bodies).
+    /// Every GraphQL error of the response (also read from non-2xx GraphQL bodies); omitted
+    /// when there is none.
+    #[tsify(optional, type = "GraphQLErrorInfo[]")]
     pub graphql_errors: Vec<GraphqlError>,
     /// Partial `data` of a response that also had errors.
+    #[tsify(optional, type = "unknown")]
     pub data: Option<Json>,
 }
 
@@ -282,6 +326,34 @@ pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typescript_code_union_is_every_code() {
+        use tsify::Tsify;
+        let all = [
+            Code::InvalidInput,
+            Code::Unauthorized,
+            Code::Forbidden,
+            Code::RateLimited,
+            Code::Http,
+            Code::Graphql,
+            Code::Network,
+            Code::Timeout,
+            Code::Aborted,
+            Code::Decode,
+            Code::SecretKeyInBrowser,
+        ];
+        let decl = <Code as Tsify>::DECL;
+        let union = decl
+            .split_once("export type SettlementErrorCode = ")
+            .map(|(_, u)| u.trim_end_matches(';'))
+            .unwrap_or_default();
+        let members: Vec<&str> = union.split(" | ").collect();
+        let codes: Vec<String> = all.iter().map(|c| format!("\"{}\"", c.as_str())).collect();
+        // The derived union holds every variant, so a variant missing from `all`, or named
+        // differently by `as_str`, fails here.
+        assert_eq!(members, codes, "{decl}");
+    }
     use serde_json::json;
 
     fn gql(message: &str, extensions: Option<Json>) -> GraphqlError {

@@ -14,42 +14,134 @@ use crate::error::Error;
 use crate::inputs;
 use crate::json::JsonValue;
 use crate::keys::{classify, KeyKind};
+use tsify::Tsify;
 
 /// The event name of the message the ramp page posts when the app must send crypto.
 pub const CRYPTO_REQUESTED: &str = "crypto.requested";
 
-/// The query parameters of the hosted onchain ramp page. Optional values that are `None` or
-/// empty are left out of the link.
-#[derive(Clone, Default)]
+/// Options of `onchainRampUrl`: the query parameters of the hosted onchain ramp page.
+/// Refused with `invalid_input` (`field` naming the option): a `rampUrl` that is not absolute
+/// `https` (`http` only for `localhost` / `127.0.0.1`) or that has a query or fragment; a
+/// `key` that is not public (a link leaks its key to every log and history); a `paymentType`
+/// other than `deposit` / `withdrawal`; an empty `coin` or `network`; an `amount` that is not
+/// a positive decimal; a `currency` that is not 3 letters; a `redirectUrl` that is not
+/// absolute http(s). Optional values that are absent or `""` are left out of the link.
+///
+/// @example
+/// const link = onchainRampUrl({ rampUrl, key: publicKey, paymentType: "deposit", coin: "USDC",
+///   network: "CELO", amount: "25.00", reference: "order-42" });
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct OnchainRampOptions {
-    /// The environment's hosted ramp page: absolute `https` (`http` only for `localhost` and
-    /// `127.0.0.1`), without credentials, query or fragment.
+    /// The environment's hosted ramp page, e.g. `"https://ramp.example/onramp"`: absolute
+    /// `https` (`http` only for `localhost` and `127.0.0.1`), without credentials, query or
+    /// fragment.
     pub ramp_url: String,
     /// The merchant public key (`PUBK_`). Anything else is refused.
     pub key: String,
     /// `deposit` or `withdrawal`.
+    #[tsify(type = "\"deposit\" | \"withdrawal\"")]
     pub payment_type: String,
-    /// The coin, e.g. `USDC` (not empty).
+    /// The coin, e.g. `"USDC"` (not empty).
     pub coin: String,
-    /// The network, e.g. `CELO`, `BASE`, `OP` (not empty).
+    /// The network, e.g. `"CELO"`, `"BASE"`, `"OP"` (not empty).
     pub network: String,
     /// The wallet address.
+    #[tsify(optional)]
     pub address: Option<String>,
-    /// A positive decimal, e.g. `"25.00"`.
+    /// A positive decimal, e.g. `"25.00"` (text, never a float).
+    #[tsify(optional)]
     pub amount: Option<String>,
-    /// The merchant's reference.
+    /// Your reference.
+    #[tsify(optional)]
     pub reference: Option<String>,
-    /// Where the page sends the user afterwards: absolute `http(s)`.
+    /// Where the page sends the user afterwards (absolute http(s)).
+    #[tsify(optional)]
     pub redirect_url: Option<String>,
-    /// An ISO 4217 code: 3 letters.
+    /// ISO 4217, e.g. `"NGN"`: 3 letters.
+    #[tsify(optional)]
     pub currency: Option<String>,
     /// The customer's phone number.
+    #[tsify(optional)]
     pub phone: Option<String>,
     /// Hide the address on the page.
+    #[tsify(optional)]
     pub hide_address: Option<bool>,
     /// The page is opened from a wallet.
+    #[tsify(optional)]
     pub is_wallet_context: Option<bool>,
 }
+
+// The shapes [`is_crypto_requested`] checks and `listenForRampEvents` takes. Declaration only:
+// the check reads the message as a JSON value (no copy into Rust), so no Rust value of these
+// types is ever built.
+
+/// The payment request a `crypto.requested` event refers to (an id, or an object with at least these).
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
+#[allow(dead_code)]
+struct RampPaymentRequest {
+    #[tsify(optional)]
+    id: Option<String>,
+    #[serde(default)]
+    reference: Option<String>,
+    #[serde(default)]
+    amount: Option<String>,
+}
+
+/// The `payload` of a `crypto.requested` event: send `amountCents` of the coin to `destinationAddress`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct RampEventPayload {
+    /// A whole number ≥ 0.
+    amount_cents: u32,
+    destination_address: String,
+    #[tsify(type = "RampPaymentRequest | string")]
+    payment_request: RampPaymentRequest,
+}
+
+/// The message the hosted ramp page posts to its opener or parent.
+#[derive(Tsify)]
+#[allow(dead_code)]
+struct RampEvent {
+    #[tsify(type = "\"crypto.requested\"")]
+    event: String,
+    payload: RampEventPayload,
+}
+
+/// Options of `listenForRampEvents`. Only messages whose `origin` is exactly `allowedOrigin`
+/// and whose data is a well-formed `crypto.requested` event reach `onCryptoRequested`;
+/// everything else is ignored. Invalid options throw `invalid_input`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct RampListenerOptions {
+    /// The ramp page's origin as browsers write it, e.g. `"https://ramp.example"`: lower case, no default port, no path, no trailing `/`.
+    allowed_origin: String,
+    /// Called once per accepted message with its payload and the `MessageEvent`.
+    #[tsify(type = "(payload: RampEventPayload, event: MessageEvent<RampEvent>) => void")]
+    on_crypto_requested: (),
+    /// Default `globalThis` (the window); it must have `addEventListener`.
+    #[tsify(optional, type = "RampEventTarget")]
+    target: (),
+}
+
+// Method signatures (what `window`, a worker or any `EventTarget` has), and index signatures
+// (the page may send more members than the derived ones; merged into those interfaces):
+// tsify's derive declares named data members only.
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const RAMP_EVENT_TARGET_TS: &'static str = r#"
+/** Where `listenForRampEvents` listens: `window` (the default, `globalThis`), a worker, or any `EventTarget`. */
+export interface RampEventTarget {
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+}
+
+export interface RampPaymentRequest { [field: string]: unknown }
+export interface RampEventPayload { [field: string]: unknown }
+"#;
 
 fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')

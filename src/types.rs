@@ -4,48 +4,72 @@
 //! field is optional: the caller chooses the selection (`fields`), and the service may omit
 //! or add fields. Decimals are strings, as the service sends them. Fields outside the
 //! default selection (e.g. TOTP settings) are read from the `*_json` results instead.
+//!
+//! The TypeScript declarations of the options and results are derived from these types
+//! (`#[derive(Tsify)]`, declaration only). Where the JavaScript shape differs from the Rust
+//! one (a field the default selection always has, an `AbortSignal`, a `Date`), a `#[tsify]`
+//! attribute on the field says so, so a renamed field renames the TypeScript member too.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use tsify::{declare, Tsify};
 
 use crate::error::Error;
 use crate::json::Json;
 use crate::transport::Signal;
 
-/// Options of a call that selects fields: `profile`, `withdrawalInfo` and the merchant reads.
-#[derive(Clone, Default)]
+/// Options of calls that select fields (`profile`, `withdrawalInfo` and the merchant reads).
+/// Every name must match `/^[_A-Za-z][_0-9A-Za-z]*$/` (checked before sending); an empty
+/// list is refused.
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct FieldOptions {
-    /// Field names to select instead of the default selection; dotted paths select nested
-    /// fields (`"totp.enabled"` → `totp { enabled }`).
+    /// Field names to select instead of the default; dotted paths (at most 16 names) select nested fields (`"totp.enabled"`).
+    #[tsify(optional, type = "readonly string[]")]
     pub fields: Option<Vec<String>>,
-    /// Cancels the call.
+    /// Cancels the call at once (code `aborted`); never retried.
+    #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<Signal>,
 }
 
 /// Options of `profile`.
+#[declare]
 pub type ProfileOptions = FieldOptions;
-/// Options of `withdrawal_info`.
+/// Options of `withdrawalInfo`.
+#[declare]
 pub type WithdrawalInfoOptions = FieldOptions;
+/// Options of every `MerchantClient` call: `fields` to select instead of the default, `signal`.
+#[declare]
+pub type MerchantCallOptions = FieldOptions;
 
-/// Options of `request`.
-#[derive(Clone, Default)]
+/// Options every call accepts (`request`).
+#[derive(Clone, Default, Tsify)]
+#[tsify(rename = "RequestOptions")]
 pub struct CallOptions {
-    /// Cancels the call.
+    /// Cancels the call at once (code `aborted`); never retried.
+    #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<Signal>,
 }
 
-/// The service's `OrderHistoryFilter`; every member set narrows the result.
-#[derive(Clone, Default, Debug, PartialEq, Eq)]
+/// The service's `OrderHistoryFilter`: narrows the order history; every member given applies.
+#[derive(Clone, Default, Debug, PartialEq, Eq, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct OrderHistoryFilter {
     /// Exact order id (non-empty).
+    #[tsify(optional)]
     pub order_id: Option<String>,
     /// A `P2PPaymentStatus` name, e.g. `"completed"`; unknown names are passed through.
+    #[tsify(optional, type = "P2PPaymentStatus")]
     pub status: Option<String>,
-    /// First day included, `YYYY-MM-DD`.
+    /// First day included: `YYYY-MM-DD`, or (from JavaScript) a Date (its UTC date).
+    #[tsify(optional, type = "string | Date")]
     pub date_from: Option<String>,
-    /// Last day included, `YYYY-MM-DD` (not before `date_from`).
+    /// Last day included: `YYYY-MM-DD`, or (from JavaScript) a Date (its UTC date); not
+    /// before `dateFrom`.
+    #[tsify(optional, type = "string | Date")]
     pub date_to: Option<String>,
     /// Payment method (non-empty).
+    #[tsify(optional)]
     pub payment_method: Option<String>,
 }
 
@@ -60,99 +84,173 @@ impl OrderHistoryFilter {
     }
 }
 
-/// Arguments of `order_history`.
-#[derive(Clone, Default)]
+/// Options of `orderHistory()` (the arguments of `order_history` in Rust). Refused before
+/// sending (`invalid_input`, `field` naming the argument): `page`/`perPage` not integers ≥ 1,
+/// a date that is not a real `YYYY-MM-DD` calendar date, `dateFrom` after `dateTo`, a status
+/// that is not an enum name, an empty `orderId`/`paymentMethod`, an unknown filter key. The
+/// default row selection includes `paymentMethod`, `amountLocal`, `amountUsd` and `currency`,
+/// which the service may lack: pass `fields` if it refuses them.
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "OrderHistoryOptions")]
 pub struct OrderHistoryArgs {
-    /// Page number, from 1.
+    /// Page number, an integer ≥ 1.
     pub page: i64,
-    /// Rows per page (the service's default is 10; no upper cap is invented here).
+    /// Rows per page (integer ≥ 1; the service's default is 10; no upper cap is invented here).
+    #[tsify(optional)]
     pub per_page: Option<i64>,
     /// Narrows the result.
+    #[tsify(optional)]
     pub filter: OrderHistoryFilter,
-    /// `P2PPayment` fields to select instead of the default selection.
+    /// `P2PPayment` fields to select instead of the default; dotted paths (at most 16 names) select nested fields.
+    #[tsify(optional, type = "readonly string[]")]
     pub fields: Option<Vec<String>>,
-    /// Cancels the call.
+    /// Cancels the call at once (code `aborted`); never retried.
+    #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<Signal>,
 }
 
-/// Arguments of `orders` (every page of the order history).
-#[derive(Clone, Default)]
+/// Options of `orders()`: every matching order, page by page, as an async iterable. The next page is fetched only when needed; iteration stops at
+/// `pagination.total` or an empty page, and is over after an error. Invalid options throw
+/// at once from `orders()`.
+///
+/// @example
+/// for await (const order of bot.orders({ perPage: 100, filter: { status: "paid" } })) { … }
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "OrdersOptions")]
 pub struct OrdersArgs {
-    /// Rows per page fetched.
+    /// Rows per page fetched (integer ≥ 1; the service's default is 10).
+    #[tsify(optional)]
     pub per_page: Option<i64>,
     /// Narrows the result.
+    #[tsify(optional)]
     pub filter: OrderHistoryFilter,
-    /// `P2PPayment` fields to select instead of the default selection.
+    /// `P2PPayment` fields to select instead of the default; dotted paths (at most 16 names) select nested fields.
+    #[tsify(optional, type = "readonly string[]")]
     pub fields: Option<Vec<String>>,
-    /// Cancels every page fetch.
+    /// Cancels every page fetch at once (code `aborted`).
+    #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<Signal>,
 }
 
-/// The agent's profile (`profile: AgentProfile!`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+// The result types below: the service's values, whole. In JavaScript the results are the
+// parsed response objects, so their declarations say what JavaScript sees: members the
+// default selection always has are required (`#[tsify(type = …)]`), the others optional and
+// nullable (`#[serde(default)]`, `null` as the service sends it: `missing_as_null`). For
+// Rust, `#[serde(default)]` on an `Option` changes nothing: a missing `Option` is `None`.
+
+/// The agent's profile. Decimals are strings. The default selection is every member below;
+/// with `fields`, only the chosen ones are present.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
 #[allow(missing_docs)]
 pub struct AgentProfile {
+    #[tsify(type = "string")]
     pub id: Option<String>,
+    #[serde(default)]
     pub email: Option<String>,
+    #[serde(default)]
     pub account_balance: Option<String>,
+    #[serde(default)]
     pub escrow_balance: Option<String>,
+    #[serde(default)]
     pub bonus_earnings: Option<String>,
+    #[serde(default)]
     pub deposit_address: Option<String>,
+    #[serde(default)]
     pub verification_status: Option<String>,
+    #[serde(default)]
     pub auto_update_deposit_rate: Option<bool>,
+    #[serde(default)]
     pub auto_update_withdrawal_rate: Option<bool>,
+    #[serde(default)]
     pub credit_line: Option<String>,
+    #[serde(default)]
     pub used_credit_line: Option<String>,
+    #[serde(default)]
     pub deposit_margin: Option<String>,
+    #[serde(default)]
     pub withdrawal_margin: Option<String>,
+    #[serde(default)]
     pub average_deposit_rate: Option<String>,
+    #[serde(default)]
     pub average_withdrawal_rate: Option<String>,
+    #[serde(default)]
     pub deposits_completed: Option<i64>,
+    #[serde(default)]
     pub withdrawals_completed: Option<i64>,
+    #[serde(default)]
     pub total_deposit_fiat_amount: Option<String>,
+    #[serde(default)]
     pub total_deposit_usd_amount: Option<String>,
+    #[serde(default)]
     pub total_withdrawal_fiat_amount: Option<String>,
+    #[serde(default)]
     pub total_withdrawal_usd_amount: Option<String>,
+    #[serde(default)]
     pub enforce_receipt_upload: Option<bool>,
 }
 
-/// One P2P payment (order).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// One P2P payment (order). Decimals are strings. The default selection is every member
+/// below; with `fields`, only the chosen ones are present.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
 #[allow(missing_docs)]
 pub struct P2PPayment {
+    #[tsify(type = "string")]
     pub id: Option<String>,
     /// `pending`, `picked_up`, `paid`, `completed`, `canceled`, or a value unknown today.
+    #[tsify(type = "P2PPaymentStatus")]
     pub status: Option<String>,
-    /// `deposit` or `withdrawal`.
+    /// `deposit` or `withdrawal`, or a value unknown today.
+    #[tsify(optional, type = "\"deposit\" | \"withdrawal\" | (string & {})")]
     pub payment_type: Option<String>,
+    #[serde(default)]
     pub exchange_rate: Option<String>,
+    #[serde(default)]
     pub exchange_rate_minus_surcharge: Option<String>,
+    #[serde(default)]
     pub order_id: Option<String>,
+    #[serde(default)]
     pub source: Option<String>,
+    #[serde(default)]
     pub instant: Option<bool>,
+    #[serde(default)]
     pub created_at: Option<String>,
+    #[serde(default)]
     pub expires_at: Option<String>,
+    #[serde(default)]
     pub expires_at_secs: Option<i64>,
+    #[serde(default)]
     pub reassigning: Option<bool>,
+    #[serde(default)]
     pub reassign_after: Option<String>,
+    #[serde(default)]
     pub reassign_after_secs: Option<i64>,
+    #[serde(default)]
     pub agent_cut_of_fees: Option<String>,
+    #[serde(default)]
     pub fx_spread_revenue: Option<String>,
-    /// Not in the observed schema; selected by default, see the crate docs.
+    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    #[serde(default)]
     pub payment_method: Option<String>,
-    /// Not in the observed schema; selected by default, see the crate docs.
+    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    #[serde(default)]
     pub amount_local: Option<String>,
-    /// Not in the observed schema; selected by default, see the crate docs.
+    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    #[serde(default)]
     pub amount_usd: Option<String>,
-    /// Not in the observed schema; selected by default, see the crate docs.
+    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    #[serde(default)]
     pub currency: Option<String>,
 }
 
 /// Page information of an order-history page.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct Pagination {
     /// This page's number.
     pub page: i64,
@@ -163,8 +261,7 @@ pub struct Pagination {
 }
 
 /// One page of the order history.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 pub struct OrderHistoryPage {
     /// The rows.
     pub data: Vec<P2PPayment>,
@@ -173,140 +270,216 @@ pub struct OrderHistoryPage {
 }
 
 /// How to withdraw one coin.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
 pub struct WithdrawalInfo {
     /// e.g. `"USDC"`.
+    #[tsify(type = "string")]
     pub symbol: Option<String>,
     /// Display name.
+    #[serde(default)]
     pub name: Option<String>,
     /// Icon URL.
+    #[serde(default)]
     pub icon: Option<String>,
     /// Networks it can be withdrawn on.
+    #[tsify(type = "string[]")]
     pub networks: Option<Vec<String>>,
     /// Pattern a destination address must match.
+    #[serde(default)]
     pub address_regex: Option<String>,
     /// Pattern a memo must match.
+    #[serde(default)]
     pub memo_regex: Option<String>,
 }
 
-/// The merchant account (`account: Account!`; needs the secret key).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The merchant account (`account`; needs the secret key). Money is decimal text: see
+/// {@link parseAmount} ([`crate::amount::parse_amount`]).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
 pub struct Account {
     /// The account id.
+    #[tsify(type = "string")]
     pub id: Option<String>,
-    /// Decimal text with two decimals, e.g. `"1520.00"` (see [`crate::amount::parse_amount`]).
+    /// Two decimals, e.g. `"1520.00"`.
+    #[serde(default)]
     pub account_balance: Option<String>,
     /// The deposit address.
+    #[serde(default)]
     pub deposit_address: Option<String>,
 }
 
-/// A currency of a country.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// A country's currency.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct Currency {
-    /// ISO 4217 code, e.g. `"NGN"`.
+    /// ISO 4217, e.g. `"NGN"`.
+    #[tsify(type = "string")]
     pub iso_code: Option<String>,
     /// Display name.
+    #[tsify(type = "string")]
     pub name: Option<String>,
 }
 
 /// A country the service operates in (`availableCountries`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct Country {
-    /// The id `paymentMethodTypes` takes.
+    /// What `paymentMethodTypes` takes.
+    #[tsify(type = "string")]
     pub id: Option<String>,
     /// Display name.
+    #[tsify(type = "string")]
     pub name: Option<String>,
-    /// ISO 3166-1 alpha-2 code, e.g. `"NG"`.
+    /// ISO 3166-1 alpha-2, e.g. `"NG"` (what `marketRate` takes).
+    #[tsify(type = "string")]
     pub code: Option<String>,
     /// Its currency.
+    #[tsify(type = "Currency")]
     pub currency: Option<Currency>,
 }
 
 /// One field a payment method asks for.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct PaymentMethodField {
     /// Display label.
+    #[tsify(type = "string")]
     pub label: Option<String>,
     /// Machine name, e.g. `"account_number"`.
+    #[tsify(type = "string")]
     pub identifier: Option<String>,
     /// Whether it must be filled in.
+    #[tsify(type = "boolean")]
     pub required: Option<bool>,
 }
 
 /// A P2P payment method of a country (`p2pPaymentMethodTypes`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct PaymentMethodType {
     /// The id.
+    #[tsify(type = "string")]
     pub id: Option<String>,
-    /// Machine name, e.g. `"mpesa"`.
+    /// Machine name, e.g. `"mpesa"`, `"bank_transfer"`.
+    #[tsify(type = "string")]
     pub identifier: Option<String>,
     /// Display label.
+    #[tsify(type = "string")]
     pub label: Option<String>,
     /// The fields it asks for.
+    #[tsify(type = "PaymentMethodField[]")]
     pub fields: Option<Vec<PaymentMethodField>>,
 }
 
-/// Indicative rates of a country, local currency per USD (decimal text).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// Indicative rates, local currency per USD (decimal text).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct MarketRate {
     /// Rate for deposits.
+    #[tsify(type = "string")]
     pub deposit_rate: Option<String>,
     /// Rate for withdrawals.
+    #[tsify(type = "string")]
     pub withdrawal_rate: Option<String>,
 }
 
 /// Ramp limits in USD (decimal text).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct RampLimits {
+    #[tsify(type = "string")]
     pub minimum_deposit_usd: Option<String>,
+    #[tsify(type = "string")]
     pub maximum_deposit_usd: Option<String>,
+    #[tsify(type = "string")]
     pub minimum_withdrawal_usd: Option<String>,
+    #[tsify(type = "string")]
     pub maximum_withdrawal_usd: Option<String>,
+    #[tsify(type = "string")]
     pub daily_limit_usd: Option<String>,
 }
 
 /// An asset the onchain ramp handles.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
 pub struct RampableAsset {
     /// Display name.
+    #[tsify(type = "string")]
     pub name: Option<String>,
     /// e.g. `"USDC"`.
+    #[tsify(type = "string")]
     pub symbol: Option<String>,
-    /// Networks, e.g. `["CELO", "BASE"]`.
+    /// e.g. `["CELO", "BASE"]`.
+    #[tsify(type = "string[]")]
     pub networks: Option<Vec<String>>,
     /// The token contract, when there is one.
+    #[serde(default)]
     pub contract_address: Option<String>,
 }
 
 /// A merchant payment request (`merchantPaymentRequest`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct PaymentRequest {
     /// The id.
+    #[tsify(type = "string")]
     pub id: Option<String>,
-    /// `deposit` or `withdrawal`.
+    /// `deposit` or `withdrawal`, or a value unknown today.
+    #[tsify(type = "\"deposit\" | \"withdrawal\" | (string & {})")]
     pub payment_type: Option<String>,
     /// The hosted page of this request.
+    #[tsify(type = "string")]
     pub hosted_link: Option<String>,
     /// Decimal text.
+    #[tsify(type = "string")]
     pub amount: Option<String>,
-    /// ISO 4217 code.
+    /// ISO 4217.
+    #[tsify(type = "string")]
     pub currency: Option<String>,
     /// The merchant's reference.
+    #[tsify(type = "string")]
     pub reference: Option<String>,
     /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
+    #[tsify(type = "PaymentRequestStatus")]
     pub status: Option<String>,
 }
+
+// What tsify cannot derive. Open unions: the service may add statuses, so any string is
+// admitted while the known ones are still offered (`string & {}`), and they are statuses as
+// strings, not Rust enums. Index signatures: every result keeps the members the caller
+// selects with `fields` beyond the known ones (merged into the derived interfaces). The
+// variables object, and the async-iterator protocol of the `OrderIterator` class.
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const OPEN_TYPES_TS: &'static str = r#"
+/** A P2P payment status. The known lifecycle values are listed; unknown values pass through. */
+export type P2PPaymentStatus = "pending" | "picked_up" | "paid" | "completed" | "canceled" | (string & {});
+
+/** A payment request's status. The known values are listed; unknown values pass through. */
+export type PaymentRequestStatus = "created" | "picked_up" | "completed" | "canceled" | (string & {});
+
+/** Variables of a `request` document. */
+export type GraphQLVariables = { [name: string]: unknown };
+
+export interface AgentProfile { [field: string]: unknown }
+export interface P2PPayment { [field: string]: unknown }
+export interface WithdrawalInfo { [field: string]: unknown }
+export interface Account { [field: string]: unknown }
+export interface Country { [field: string]: unknown }
+export interface PaymentMethodType { [field: string]: unknown }
+export interface MarketRate { [field: string]: unknown }
+export interface RampLimits { [field: string]: unknown }
+export interface RampableAsset { [field: string]: unknown }
+export interface PaymentRequest { [field: string]: unknown }
+
+export interface OrderIterator {
+  [Symbol.asyncIterator](): OrderIterator;
+}
+"#;
 
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).
 pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Error> {

@@ -11,7 +11,6 @@ mod error;
 mod merchant;
 mod options;
 mod ramp;
-mod ts;
 
 use wasm_bindgen::prelude::*;
 

@@ -7,6 +7,10 @@ import init, {
   type MarketRate, type RampLimits, type RampableAsset, type PaymentRequest, type OnchainRampOptions,
   type RampEvent, type RampEventPayload, type ParsedAmount,
   type BotClientOptions, type GraphQLErrorInfo, type OrderIterator, type OrderHistoryFilter, type FetchLike,
+  type FetchResponseLike, type ClientOptions, type SettlementErrorDetails, type GraphQLErrorLocation, type Pagination,
+  type RequestOptions, type ProfileOptions, type WithdrawalInfoOptions, type MerchantCallOptions, type OrdersOptions,
+  type OrderHistoryOptions, type RampPaymentRequest, type RampListenerOptions, type PaymentRequestStatus,
+  type GraphQLVariables, type Currency, type PaymentMethodField,
 } from "settlement-wasm";
 
 // Compile-time assertions.
@@ -83,6 +87,67 @@ type _dateFrom = Assert<Equal<OrderHistoryFilter["dateFrom"], string | Date | un
 type _symbolArg = Assert<Equal<Parameters<BotClient["withdrawalInfo"]>[0], string>>;
 type _withdrawalExact = Assert<Equal<Awaited<ReturnType<BotClient["withdrawalInfo"]>>, WithdrawalInfo | null>>;
 type _profileExact = Assert<Equal<Awaited<ReturnType<BotClient["profile"]>>, AgentProfile>>;
+// The declarations derived from the Rust types (tsify) and what is hand-written beside them.
+// fetch: called with one built Request.
+type _fetchExact = Assert<Equal<FetchLike, (input: Request) => Promise<FetchResponseLike>>>;
+type _fetchArity = Assert<Equal<Parameters<FetchLike>["length"], 1>>;
+type _fetchStatus = Assert<Equal<FetchResponseLike["status"], number>>;
+type _fetchHeader = Assert<Equal<ReturnType<FetchResponseLike["headers"]["get"]>, string | null>>;
+type _fetchText = Assert<Equal<ReturnType<FetchResponseLike["text"]>, Promise<string>>>;
+type _globalFetchFits = Assert<typeof fetch extends FetchLike ? true : false>;
+// Client options: the shared ones, and what each client adds.
+type _clientKeys = Assert<Equal<keyof ClientOptions, "baseUrl" | "endpoint" | "apiKey" | "timeoutMs" | "maxRetries" | "headers">>;
+type _botExtends = Assert<Equal<Omit<BotClientOptions, "fetch">, Omit<ClientOptions, never>>>;
+type _merchantKeys = Assert<Equal<keyof MerchantClientOptions, keyof BotClientOptions | "dangerouslyAllowBrowser">>;
+type _merchantFetch = Assert<Equal<MerchantClientOptions["fetch"], FetchLike | undefined>>;
+type _merchantAllow = Assert<Equal<MerchantClientOptions["dangerouslyAllowBrowser"], boolean | undefined>>;
+type _merchantCtor = Assert<Equal<ConstructorParameters<typeof MerchantClient>[0], MerchantClientOptions>>;
+// Call options.
+type _requestOptKeys = Assert<Equal<keyof RequestOptions, "signal">>;
+type _signal = Assert<Equal<RequestOptions["signal"], AbortSignal | undefined>>;
+type _fieldOptKeys = Assert<Equal<keyof ProfileOptions, "fields" | "signal">>;
+type _fieldsList = Assert<Equal<ProfileOptions["fields"], readonly string[] | undefined>>;
+type _sameFieldOpts = Assert<Equal<ProfileOptions, WithdrawalInfoOptions>>;
+type _merchantCallOpts = Assert<Equal<ProfileOptions, MerchantCallOptions>>;
+type _profileArg = Assert<Equal<Parameters<BotClient["profile"]>[0], ProfileOptions | undefined>>;
+type _accountArg = Assert<Equal<Parameters<MerchantClient["account"]>[0], MerchantCallOptions | undefined>>;
+type _ordersKeys = Assert<Equal<keyof OrdersOptions, "perPage" | "filter" | "fields" | "signal">>;
+type _historyKeys = Assert<Equal<keyof OrderHistoryOptions, keyof OrdersOptions | "page">>;
+type _historyArgExact = Assert<Equal<HistoryArg, OrderHistoryOptions>>;
+type _perPage = Assert<Equal<OrderHistoryOptions["perPage"], number | undefined>>;
+type _filterStatus = Assert<Equal<OrderHistoryFilter["status"], P2PPaymentStatus | undefined>>;
+type _variables = Assert<Equal<GraphQLVariables, { [name: string]: unknown }>>;
+// Error details: every member but the message, which is the Error's own.
+type _detailKeys = Assert<Equal<keyof SettlementErrorDetails, "code" | "field" | "status" | "retryAfterMs" | "graphqlErrors" | "data">>;
+type _detailCode = Assert<Equal<SettlementErrorDetails["code"], SettlementErrorCode>>;
+type _errorDetails = Assert<SettlementError extends SettlementErrorDetails ? true : false>;
+type _location = Assert<Equal<GraphQLErrorLocation, { line: number; column: number }>>;
+type _gqlLocations = Assert<Equal<GraphQLErrorInfo["locations"], ReadonlyArray<GraphQLErrorLocation> | undefined>>;
+// Results: members the default selection always has are required, the others optional and
+// nullable, and members selected with `fields` beyond the known ones are `unknown`.
+type _paginationExact = Assert<Equal<Pagination, { page: number; perPage: number; total: number }>>;
+type _pageExact = Assert<Equal<OrderHistoryPage, { data: P2PPayment[]; pagination: Pagination }>>;
+type _email = Assert<Equal<AgentProfile["email"], string | null | undefined>>;
+type _profileExtra = Assert<Equal<AgentProfile["totp"], unknown>>;
+type _paymentExtra = Assert<Equal<P2PPayment[string], unknown>>;
+type _paymentType = Assert<Equal<P2PPayment["paymentType"], "deposit" | "withdrawal" | (string & {}) | undefined>>;
+type _completed = Assert<Equal<P2PPayment["expiresAtSecs"], number | null | undefined>>;
+type _networks = Assert<Equal<WithdrawalInfo["networks"], string[]>>;
+type _currency = Assert<Equal<Country["currency"], Currency>>;
+type _currencyExact = Assert<Equal<Currency, { isoCode: string; name: string }>>;
+type _methodFields = Assert<Equal<PaymentMethodType["fields"], PaymentMethodField[]>>;
+type _contract = Assert<Equal<RampableAsset["contractAddress"], string | null | undefined>>;
+type _requestStatus = Assert<Equal<PaymentRequest["status"], PaymentRequestStatus>>;
+type _requestStatusOpen = Assert<Not<Equal<PaymentRequestStatus, string>>>;
+type _limitsText = Assert<Equal<RampLimits["dailyLimitUsd"], string>>;
+type _balance = Assert<Equal<Account["accountBalance"], string | null | undefined>>;
+type _rampPaymentType = Assert<Equal<OnchainRampOptions["paymentType"], "deposit" | "withdrawal">>;
+type _rampAmount = Assert<Equal<OnchainRampOptions["amount"], string | undefined>>;
+type _rampEvent = Assert<Equal<RampEvent["event"], "crypto.requested">>;
+type _rampRequest = Assert<Equal<RampEventPayload["paymentRequest"], RampPaymentRequest | string>>;
+type _rampRequestRef = Assert<Equal<RampPaymentRequest["reference"], string | null | undefined>>;
+type _listenerArg = Assert<Equal<Parameters<typeof listenForRampEvents>[0], RampListenerOptions>>;
+type _scale = Assert<Equal<ParsedAmount["scale"], number>>;
 
 /** Wrong usages the declarations must reject (each line below must be a type error). */
 export async function rejected(bot: BotClient, e: SettlementError, baseUrl: string): Promise<void> {
@@ -110,6 +175,14 @@ export async function rejected(bot: BotClient, e: SettlementError, baseUrl: stri
   new BotClient({ baseUrl, timeoutMs: "5000" });
   // @ts-expect-error fetch is a function
   new BotClient({ baseUrl, fetch: 42 });
+  // @ts-expect-error fetch is called with one Request, not a URL and an init object
+  new BotClient({ baseUrl, fetch: (url: string, init: { method: string; body: string }) => fetch(url, init) });
+  // @ts-expect-error what fetch resolves to must have text()
+  new BotClient({ baseUrl, fetch: async (req: Request) => ({ status: 200, headers: req.headers }) });
+  // @ts-expect-error paymentType is deposit or withdrawal
+  onchainRampUrl({ rampUrl: baseUrl, key: "PUBK_x", paymentType: "refund", coin: "USDC", network: "CELO" });
+  // @ts-expect-error dangerouslyAllowBrowser is a MerchantClient option
+  new BotClient({ baseUrl, dangerouslyAllowBrowser: true });
   // @ts-expect-error headers are strings
   new BotClient({ baseUrl, headers: { "x-n": 1 } });
   // @ts-expect-error unknown option
@@ -184,6 +257,18 @@ export async function storefront(baseUrl: string, publicKey: string, rampUrl: st
 export async function dashboard(baseUrl: string, apiKey: string, signal: AbortSignal): Promise<string> {
   await init();
   const bot = new BotClient({ baseUrl, apiKey, timeoutMs: 10_000, maxRetries: 2, headers: { "x-trace": "1" } });
+  // A custom fetch gets the built Request; the global one fits as is.
+  const logged: FetchLike = async (request: Request) => {
+    console.log(request.method, request.url);
+    return fetch(request);
+  };
+  const viaLog = new BotClient({ baseUrl, fetch: logged });
+  const viaGlobal = new MerchantClient({ baseUrl, fetch, dangerouslyAllowBrowser: false });
+  const canned = new BotClient({
+    baseUrl,
+    fetch: async (request: Request) => ({ status: 200, headers: request.headers, text: async () => "{\"data\":{}}" }),
+  });
+  console.log(viaLog, viaGlobal, canned);
   const profile: AgentProfile = await bot.profile({ signal });
   const page: OrderHistoryPage = await bot.orderHistory({
     page: 1, perPage: 25, filter: { status: "completed", dateFrom: new Date(), dateTo: "2026-10-31", paymentMethod: "mpesa" },
