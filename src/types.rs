@@ -495,6 +495,53 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The members of a derived TypeScript interface, in order (`name` or `name?`).
+    fn members(decl: &str) -> Vec<&str> {
+        decl.lines()
+            .filter_map(|l| l.strip_prefix("    ")?.split_once(": ").map(|(k, _)| k))
+            .filter(|k| k.starts_with(|c: char| c.is_ascii_alphabetic()))
+            .collect()
+    }
+
+    #[test]
+    fn typescript_filter_keys_are_the_ones_the_reader_accepts() {
+        // The JS option reader refuses any filter key outside FILTER_KEYS; the declaration
+        // derived from OrderHistoryFilter must offer exactly those.
+        let decl = <OrderHistoryFilter as Tsify>::DECL;
+        let keys: Vec<&str> = members(decl)
+            .iter()
+            .map(|k| k.trim_end_matches('?'))
+            .collect();
+        assert_eq!(keys, crate::inputs::FILTER_KEYS, "{decl}");
+        assert!(decl.contains("dateFrom?: string | Date;"), "{decl}");
+    }
+
+    #[test]
+    fn typescript_results_mark_required_and_nullable_members() {
+        let decl = <P2PPayment as Tsify>::DECL;
+        let m = members(decl);
+        assert_eq!(&m[..3], ["id", "status", "paymentType?"], "{decl}");
+        assert!(decl.contains("    id: string;"), "{decl}");
+        assert!(decl.contains("    status: P2PPaymentStatus;"), "{decl}");
+        assert!(decl.contains("    orderId?: string | null;"), "{decl}");
+        assert_eq!(m.len(), 20, "one member per field: {decl}");
+        let page = <OrderHistoryPage as Tsify>::DECL;
+        assert_eq!(members(page), ["data", "pagination"], "{page}");
+        assert!(<Pagination as Tsify>::DECL.contains("    perPage: number;"));
+        // Options: every member optional but `page`; the signal is an AbortSignal.
+        let args = <OrderHistoryArgs as Tsify>::DECL;
+        assert_eq!(
+            members(args),
+            ["page", "perPage?", "filter?", "fields?", "signal?"],
+            "{args}"
+        );
+        assert!(
+            args.contains("export interface OrderHistoryOptions "),
+            "{args}"
+        );
+        assert!(args.contains("    signal?: AbortSignal;"), "{args}");
+    }
+
     #[test]
     fn typed_conversion() {
         let p: AgentProfile = from_json(&json!({"id": "a1", "accountBalance": "10.00", "depositsCompleted": 3, "extra": {"x": 1}}), 200).unwrap();
@@ -509,6 +556,10 @@ mod tests {
         .unwrap();
         assert_eq!(page.data[0].status.as_deref(), Some("brand_new"));
         assert_eq!(page.pagination.total, 1);
+        // `data` and `pagination` are always selected and declared required: a page without
+        // them does not fit.
+        assert!(from_json::<OrderHistoryPage>(&json!({"data": []}), 200).is_err());
+        assert!(from_json::<Pagination>(&json!({"page": 1, "perPage": 10}), 200).is_err());
         let e = from_json::<AgentProfile>(&json!({"id": 5}), 200).unwrap_err();
         assert_eq!((e.code, e.status), (crate::error::Code::Decode, Some(200)));
         let w: Option<WithdrawalInfo> = from_json(&json!(null), 200).unwrap();

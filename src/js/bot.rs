@@ -22,7 +22,7 @@ type Client = BotClient<FetchTransport>;
 
 // Doc comments on exported items are copied into both the .d.ts and the JS glue, where they
 // count against the size budget: they are kept to one line here, and the details live on the
-// option types in `ts.rs` (declarations only).
+// option types (`types.rs`, `config.rs`: TypeScript derived by tsify, declarations only).
 
 /// Client of the bot (agent) endpoint; every method rejects with a `SettlementError`.
 #[wasm_bindgen(js_name = BotClient)]
