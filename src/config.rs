@@ -54,7 +54,9 @@ pub struct ClientOptions {
 /// after the server's `Retry-After` (capped at 60 s). Mutations are never retried.
 ///
 /// @example
+/// ```js
 /// const bot = new BotClient({ baseUrl: "https://api.example.com", apiKey });
+/// ```
 // Declaration only: [`ClientOptions`] and the `fetch` function the binding reads beside them
 // (no Rust value carries a JavaScript function).
 #[derive(Tsify)]
@@ -95,10 +97,12 @@ pub type BotOptions = ClientOptions;
 /// or through a proxy `endpoint` of yours that adds the key. In Node a secret key is normal.
 ///
 /// @example
+/// ```js
 /// // Browser: public key, public-key-safe reads.
 /// const merchant = new MerchantClient({ baseUrl: "https://api.example.com", apiKey: publicKey });
 /// // Browser, through your proxy (your server adds the secret key): no apiKey here.
 /// const viaProxy = new MerchantClient({ endpoint: "/api/merchant" });
+/// ```
 #[derive(Clone, Default, Debug, Tsify)]
 #[serde(rename_all = "camelCase")]
 #[tsify(rename = "MerchantClientOptions")]

@@ -28,8 +28,10 @@ pub const CRYPTO_REQUESTED: &str = "crypto.requested";
 /// absolute http(s). Optional values that are absent or `""` are left out of the link.
 ///
 /// @example
+/// ```js
 /// const link = onchainRampUrl({ rampUrl, key: publicKey, paymentType: "deposit", coin: "USDC",
 ///   network: "CELO", amount: "25.00", reference: "order-42" });
+/// ```
 #[derive(Clone, Default, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct OnchainRampOptions {

@@ -115,7 +115,9 @@ pub struct OrderHistoryArgs {
 /// at once from `orders()`.
 ///
 /// @example
+/// ```js
 /// for await (const order of bot.orders({ perPage: 100, filter: { status: "paid" } })) { … }
+/// ```
 #[derive(Clone, Default, Tsify)]
 #[serde(rename_all = "camelCase")]
 #[tsify(rename = "OrdersOptions")]
