@@ -5,9 +5,8 @@ use crate::keys::redact;
 use tsify::Tsify;
 
 /// What went wrong, as a stable machine-readable code: the `code` of a {@link SettlementError}.
-///
-/// Its TypeScript union (`SettlementErrorCode`) is derived from the variants; the names are
-/// those of [`Code::as_str`] (a test checks that the two agree).
+// Its TypeScript union (`SettlementErrorCode`) is derived from the variants; the names are
+// those of `Code::as_str` (a test checks that the two agree).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Tsify)]
 #[serde(rename_all = "snake_case")]
 #[tsify(rename = "SettlementErrorCode")]
@@ -124,8 +123,8 @@ impl std::ops::DerefMut for Error {
     }
 }
 
-/// What an [`Error`] carries: in JavaScript, the structured part of a
-/// {@link SettlementError} (the message is the `Error`'s own). Absent members are omitted.
+/// What an `Error` carries: the structured part of a {@link SettlementError} (in JavaScript,
+/// the message is the `Error`'s own). Absent members are omitted.
 #[derive(Clone, Debug, Tsify)]
 #[serde(rename_all = "camelCase")]
 #[tsify(rename = "SettlementErrorDetails")]

@@ -297,7 +297,8 @@ pub struct WithdrawalInfo {
 }
 
 /// The merchant account (`account`; needs the secret key). Money is decimal text: see
-/// {@link parseAmount} ([`crate::amount::parse_amount`]).
+/// {@link parseAmount}.
+// In Rust: `crate::amount::parse_amount`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 #[tsify(missing_as_null)]
