@@ -110,7 +110,11 @@ pub struct Operation {
     pub fixed: &'static str,
     /// The root field's GraphQL type, exactly as the schema declares it.
     pub returns: &'static str,
-    /// The name of the typed result in the Rust API and the `.d.ts`.
+    /// The client method that runs it, as JavaScript callers see it (`orderHistory`).
+    pub method: &'static str,
+    /// The result's TypeScript type, as the `.d.ts` declares the method's promise
+    /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
+    /// `Vec` or an `Option` likewise).
     pub result: &'static str,
 }
 
@@ -293,6 +297,7 @@ const fn arg(name: &'static str, ty: &'static str, caller: &'static str, check: 
     }
 }
 
+#[allow(clippy::too_many_arguments)] // one row of the table below
 const fn query(
     endpoint: Endpoint,
     name: &'static str,
@@ -300,6 +305,7 @@ const fn query(
     args: &'static [Arg],
     returns: &'static str,
     fields: &'static str,
+    method: &'static str,
     result: &'static str,
 ) -> Operation {
     Operation {
@@ -312,6 +318,7 @@ const fn query(
         fields_under: None,
         fixed: "",
         returns,
+        method,
         result,
     }
 }
@@ -340,6 +347,7 @@ pub const PROFILE: Operation = query(
     &[],
     "AgentProfile!",
     PROFILE_FIELDS,
+    "profile",
     "AgentProfile",
 );
 
@@ -359,6 +367,7 @@ pub const ORDER_HISTORY: Operation = Operation {
     fields_under: Some("data"),
     fixed: "pagination { page perPage total }",
     returns: "PaginatedP2PPayments!",
+    method: "orderHistory",
     result: "OrderHistoryPage",
 };
 
@@ -370,7 +379,8 @@ pub const WITHDRAWAL_INFO: Operation = query(
     &[arg("symbol", "String!", "symbol", Check::Symbol)],
     "WithdrawalInfo",
     WITHDRAWAL_FIELDS,
-    "WithdrawalInfo",
+    "withdrawalInfo",
+    "WithdrawalInfo | null",
 );
 
 /// `account: Account!` (merchant; needs the secret key).
@@ -381,6 +391,7 @@ pub const ACCOUNT: Operation = query(
     &[],
     "Account!",
     "id accountBalance depositAddress",
+    "account",
     "Account",
 );
 
@@ -392,7 +403,8 @@ pub const AVAILABLE_COUNTRIES: Operation = query(
     &[],
     "[Country!]!",
     "id name code currency { isoCode name }",
-    "Country",
+    "availableCountries",
+    "Country[]",
 );
 
 /// `p2pPaymentMethodTypes(country: ID!): [PaymentMethodType!]!` (merchant); callers pass
@@ -404,7 +416,8 @@ pub const PAYMENT_METHOD_TYPES: Operation = query(
     &[arg("country", "ID!", "countryId", Check::CountryId)],
     "[PaymentMethodType!]!",
     "id identifier label fields { label identifier required }",
-    "PaymentMethodType",
+    "paymentMethodTypes",
+    "PaymentMethodType[]",
 );
 
 /// `marketRate(countryCode: String!): MarketRate` (merchant; indicative rates).
@@ -420,7 +433,8 @@ pub const MARKET_RATE: Operation = query(
     )],
     "MarketRate",
     "depositRate withdrawalRate",
-    "MarketRate",
+    "marketRate",
+    "MarketRate | null",
 );
 
 /// `rampLimits: RampLimits!` (merchant).
@@ -431,6 +445,7 @@ pub const RAMP_LIMITS: Operation = query(
     &[],
     "RampLimits!",
     "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd dailyLimitUsd",
+    "rampLimits",
     "RampLimits",
 );
 
@@ -442,7 +457,8 @@ pub const RAMPABLE_ASSETS: Operation = query(
     &[],
     "[RampableAsset!]!",
     "name symbol networks contractAddress",
-    "RampableAsset",
+    "rampableAssets",
+    "RampableAsset[]",
 );
 
 /// `merchantPaymentRequest(reference: String!): MerchantPaymentRequest` (merchant).
@@ -453,7 +469,8 @@ pub const MERCHANT_PAYMENT_REQUEST: Operation = query(
     &[arg("reference", "String!", "reference", Check::Reference)],
     "MerchantPaymentRequest",
     "id paymentType hostedLink amount currency reference status",
-    "PaymentRequest",
+    "paymentRequest",
+    "PaymentRequest | null",
 );
 
 /// Every built-in operation.

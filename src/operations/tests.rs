@@ -503,3 +503,38 @@ mod schema {
         }
     }
 }
+
+/// The JavaScript bindings are written by hand (`#[wasm_bindgen]` attributes cannot read a
+/// constant), so this checks them against the declarations: every operation has its method
+/// on the right class, promising exactly the declared result type.
+#[test]
+fn js_bindings_promise_the_declared_results() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/");
+    let bot = std::fs::read_to_string(format!("{dir}bot.rs")).expect("src/js/bot.rs");
+    let merchant =
+        std::fs::read_to_string(format!("{dir}merchant.rs")).expect("src/js/merchant.rs");
+    let mut problems = vec![];
+    for op in ALL {
+        let source = match op.endpoint {
+            Endpoint::Bot => &bot,
+            Endpoint::Merchant => &merchant,
+        };
+        // The attribute block of the method: from its `#[wasm_bindgen(` to its `pub fn`.
+        let by_js_name = format!("js_name = {},", op.method);
+        let by_fn_name = format!("pub fn {}(", op.method);
+        let found = source.split("#[wasm_bindgen(").find(|chunk| {
+            let head = chunk.split("pub fn").next().unwrap_or("");
+            head.contains(&by_js_name) || chunk.contains(&by_fn_name)
+        });
+        let promise = format!("unchecked_return_type = \"Promise<{}>\"", op.result);
+        match found {
+            None => problems.push(format!("{}: no method {}", op.name, op.method)),
+            Some(chunk) if !chunk.contains(&promise) => problems.push(format!(
+                "{}: {} does not declare {promise}",
+                op.name, op.method
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
