@@ -127,7 +127,8 @@ impl<T: Transport> Client<T> {
     }
 }
 
-/// Builds the call of `op` on a client of `endpoint` (see [`Client::prepare_on`]).
+/// Builds the call of `op` on a client of `endpoint`: refuses an operation of the other
+/// endpoint, checks the values and `options.fields`, writes the body.
 pub fn prepare(
     endpoint: Endpoint,
     op: &Operation,

@@ -669,3 +669,42 @@ fn key_never_reaches_an_error() {
     .unwrap_err();
     assert!(e.message.contains("2025-01-02"));
 }
+
+#[test]
+fn a_declared_mutation_is_sent_once_never_retried() {
+    use crate::operations::Kind;
+    // Issue 13 adds mutations as declarations like this one: the same generic path, but a
+    // failure that a query would retry ends the call after one request.
+    let mutation = Operation {
+        kind: Kind::Mutation,
+        ..WITHDRAWAL_INFO
+    };
+    let c = client();
+    c.transport()
+        .http(503, "")
+        .http(200, r#"{"data":{"withdrawalInfo":null}}"#);
+    let call = c
+        .prepare(
+            &mutation,
+            vec![Arg::Str("USDC".into())],
+            FieldOptions::default(),
+        )
+        .unwrap();
+    assert!(!call.is_retryable());
+    let e = block_on(c.execute(&call)).unwrap_err();
+    assert_eq!((e.code, e.status), (Code::Http, Some(503)));
+    assert_eq!(c.transport().sent(), 1);
+    assert!(c.transport().sleeps.borrow().is_empty());
+    assert!(c.transport().request(0).json()["query"]
+        .as_str()
+        .unwrap()
+        .starts_with("mutation WithdrawalInfo("));
+    // The same declaration as a query is retried.
+    let c = client();
+    c.transport()
+        .http(503, "")
+        .http(200, r#"{"data":{"withdrawalInfo":null}}"#);
+    let v = block_on(c.withdrawal_info_json("USDC", FieldOptions::default())).unwrap();
+    assert_eq!(v, Value::Null);
+    assert_eq!(c.transport().sent(), 2);
+}

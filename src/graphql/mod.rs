@@ -1,4 +1,4 @@
-//! GraphQL on the wire: selection sets built from validated names ([`selection`]), request
+//! GraphQL on the wire: selection sets built from validated names ([`mod@selection`]), request
 //! bodies through serde ([`body`]), the read-only check of caller documents ([`scan`]), and
 //! decoding of the response envelope ([`response`]). The documents themselves come from the
 //! declarations in [`crate::operations`].
