@@ -4,16 +4,16 @@
 
 use crate::config::{ClientOptions, Config};
 use crate::error::Error;
-use crate::graphql::{self, decode_response, Expect, RootQuery};
+use crate::graphql::{self, decode_response, Body, Expect, Variables};
 use crate::json::Json;
+use crate::operations::{Endpoint, Operation, Value};
 use crate::retry;
 use crate::transport::{is_aborted, HttpRequest, Signal, Transport, TransportError};
 use crate::types::{from_json, FieldOptions};
 
 /// A validated call, ready to send: the JSON body, whether it may be retried, what the
 /// response's `data` must look like, and the caller's signal. Built by the clients'
-/// `prepare_*` methods (which do all validation, before any I/O) and run by
-/// [`Client::execute`].
+/// `prepare` (which does all validation, before any I/O) and run by [`Client::execute`].
 #[derive(Clone)]
 pub struct PreparedCall {
     pub(crate) body: String,
@@ -23,6 +23,28 @@ pub struct PreparedCall {
 }
 
 impl PreparedCall {
+    /// The call of `op` with its document and checked variables.
+    pub fn new(
+        op: &Operation,
+        document: &str,
+        variables: &[(&str, Value)],
+        signal: Option<Signal>,
+    ) -> Result<PreparedCall, Error> {
+        let body = Body {
+            query: document,
+            variables: Variables::Named(variables),
+            operation_name: Some(op.name),
+        };
+        Ok(PreparedCall {
+            body: body.to_text().ok_or_else(|| {
+                Error::invalid("arguments", "the request body could not be written")
+            })?,
+            retryable: op.retryable(),
+            expect: op.expect(),
+            signal,
+        })
+    }
+
     /// The JSON request body.
     pub fn body(&self) -> &str {
         &self.body
@@ -86,28 +108,41 @@ impl<T: Transport> Client<T> {
         from_json(&s.value, s.status)
     }
 
-    /// Builds the call of a [`RootQuery`] (a read-only query, so retryable) with an already
-    /// validated argument `value`: the selection from `options.fields` (checked) or the
-    /// query's default. Errors are redacted.
-    pub fn prepare(
+    /// Validates `values` (one per argument of `op`, in declaration order) and
+    /// `options.fields`, and builds the call: the selection from `options.fields` (checked)
+    /// or `op`'s default. Refuses an operation of the other endpoint. Errors are redacted.
+    pub(crate) fn prepare_on(
         &self,
-        query: &RootQuery,
-        value: Option<&str>,
+        endpoint: Endpoint,
+        op: &Operation,
+        values: Vec<Value>,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
-        self.redact(graphql::selection(options.fields.as_deref(), query.fields))
-            .map(|sel| PreparedCall {
-                body: graphql::root_body(query, &graphql::root_document(query, &sel), value),
-                retryable: true,
-                expect: query.expect,
-                signal: options.signal,
-            })
+        self.redact(prepare(endpoint, op, values, options))
     }
 
     /// Redacts the key from an error result.
     pub fn redact<R>(&self, r: Result<R, Error>) -> Result<R, Error> {
         r.map_err(|e| self.config.redact(e))
     }
+}
+
+/// Builds the call of `op` on a client of `endpoint`: refuses an operation of the other
+/// endpoint, checks the values and `options.fields`, writes the body.
+pub fn prepare(
+    endpoint: Endpoint,
+    op: &Operation,
+    values: Vec<Value>,
+    options: FieldOptions,
+) -> Result<PreparedCall, Error> {
+    if op.endpoint != endpoint {
+        let mut m = String::from(op.field);
+        m.push_str(" is not an operation of this client's endpoint");
+        return Err(Error::invalid("operation", m));
+    }
+    let variables = op.variables(values)?;
+    let selection = graphql::selection(options.fields.as_deref(), op.fields)?;
+    PreparedCall::new(op, &op.document(&selection), &variables, options.signal)
 }
 
 /// A successful call: the HTTP status and the value `expect` selected.

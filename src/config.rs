@@ -125,7 +125,7 @@ impl std::fmt::Debug for ClientOptions {
             .field("endpoint", &self.endpoint)
             .field(
                 "api_key",
-                &self.api_key.as_ref().map(|_| crate::keys::REDACTED),
+                &self.api_key.as_ref().map(|_| crate::redact::REDACTED),
             )
             .field("timeout_ms", &self.timeout_ms)
             .field("max_retries", &self.max_retries)
@@ -150,7 +150,7 @@ impl std::fmt::Debug for Config {
             .field("endpoint", &self.endpoint)
             .field(
                 "api_key",
-                &self.api_key.as_ref().map(|_| crate::keys::REDACTED),
+                &self.api_key.as_ref().map(|_| crate::redact::REDACTED),
             )
             .field("timeout_ms", &self.timeout_ms)
             .field("max_retries", &self.max_retries)
@@ -206,7 +206,7 @@ impl Config {
             }
         };
         if let Some(k) = &api_key {
-            if crate::keys::contains(&endpoint, k) {
+            if crate::redact::contains(&endpoint, k) {
                 let field = if options.endpoint.is_some() {
                     "endpoint"
                 } else {

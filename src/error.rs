@@ -1,7 +1,7 @@
 //! The one error type, its codes, and classification of an HTTP status into a code.
 
-use crate::json::{push_int, redact_value, Json};
-use crate::keys::redact;
+use crate::json::{push_int, Json};
+use crate::redact::{redact, redact_value};
 use tsify::Tsify;
 
 /// What went wrong, as a stable machine-readable code: the `code` of a {@link SettlementError}.

@@ -4,8 +4,8 @@
 //!   and the shape checks need. [`Json`] is `JsValue` on wasm32 (JavaScript's own
 //!   `JSON.parse` does the parsing and rows are handed back to JavaScript untouched) and
 //!   `serde_json::Value` everywhere else (native tests, Rust users off the web).
-//! * Writing: [`JsonWriter`] is a tiny writer for request bodies: objects, strings (escaped
-//!   per RFC 8259, control characters included), integers and pre-serialised raw values.
+//! * Writing: request bodies are serde structs ([`crate::graphql::body`]); only
+//!   [`push_int`] remains here, for the few messages that carry a number without `core::fmt`.
 
 /// A parsed JSON value: `JsValue` on wasm32, `serde_json::Value` elsewhere.
 #[cfg(target_arch = "wasm32")]
@@ -177,33 +177,6 @@ mod js_impl {
     }
 }
 
-/// Replaces every occurrence of `secret` anywhere in `value` (strings, object keys) with
-/// `"[redacted]"`. Works on the serialised text, so it is one pass for any depth; the value
-/// is returned unchanged when the secret does not occur.
-pub fn redact_value<J: JsonValue>(value: &J, secret: &str) -> J {
-    if secret.is_empty() {
-        return value.clone();
-    }
-    let Some(text) = value.to_text() else {
-        return value.clone();
-    };
-    // The secret as it appears inside a JSON string literal.
-    let mut escaped = String::with_capacity(secret.len() + 8);
-    escape_into(&mut escaped, secret);
-    use crate::keys::{contains, replace_all, REDACTED};
-    if !contains(&text, &escaped) && !contains(&text, secret) {
-        return value.clone();
-    }
-    let mut cleaned = replace_all(&text, &escaped, REDACTED).into_owned();
-    if contains(&cleaned, secret) {
-        cleaned = replace_all(&cleaned, secret, REDACTED).into_owned();
-    }
-    // A secret that matches JSON punctuation could break the text; never hand back the
-    // original in that case.
-    J::parse_text(&cleaned)
-        .unwrap_or_else(|| J::parse_text("\"[redacted]\"").unwrap_or_else(J::null))
-}
-
 /// Appends `n` in decimal.
 pub fn push_int(out: &mut String, n: i64) {
     if n < 0 {
@@ -225,176 +198,10 @@ pub fn push_int(out: &mut String, n: i64) {
     }
 }
 
-/// Appends the body of a JSON string literal (without the quotes) for `s`.
-pub fn escape_into(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            0x00..=0x1f => None,
-            _ => continue,
-        };
-        // `i` is at an ASCII byte, so both ends are character boundaries.
-        out.push_str(s.get(start..i).unwrap_or(""));
-        match esc {
-            Some(e) => out.push_str(e),
-            None => {
-                out.push_str("\\u00");
-                out.push(HEX[(b >> 4) as usize] as char);
-                out.push(HEX[(b & 0xf) as usize] as char);
-            }
-        }
-        start = i + 1;
-    }
-    out.push_str(s.get(start..).unwrap_or(""));
-}
-
-/// A minimal streaming writer for JSON objects.
-///
-/// ```
-/// use settlement_wasm::json::JsonWriter;
-/// let mut w = JsonWriter::new();
-/// w.begin_object();
-/// w.key("query");
-/// w.string("{ a }");
-/// w.key("page");
-/// w.int(2);
-/// w.end_object();
-/// assert_eq!(w.finish(), r#"{"query":"{ a }","page":2}"#);
-/// ```
-#[derive(Default)]
-pub struct JsonWriter {
-    out: String,
-    /// Whether the next member of the innermost open object needs a comma first.
-    needs_comma: Vec<bool>,
-}
-
-impl JsonWriter {
-    /// An empty writer.
-    pub fn new() -> Self {
-        JsonWriter {
-            out: String::with_capacity(256),
-            needs_comma: Vec::new(),
-        }
-    }
-    /// Opens an object (as a value or at the top level).
-    pub fn begin_object(&mut self) {
-        self.out.push('{');
-        self.needs_comma.push(false);
-    }
-    /// Closes the innermost object.
-    pub fn end_object(&mut self) {
-        self.out.push('}');
-        self.needs_comma.pop();
-    }
-    /// Writes a member name; the value follows with one of the value methods.
-    pub fn key(&mut self, name: &str) {
-        if let Some(last) = self.needs_comma.last_mut() {
-            if *last {
-                self.out.push(',');
-            }
-            *last = true;
-        }
-        self.string(name);
-        self.out.push(':');
-    }
-    /// Writes a string value.
-    pub fn string(&mut self, s: &str) {
-        self.out.push('"');
-        escape_into(&mut self.out, s);
-        self.out.push('"');
-    }
-    /// Writes an integer value.
-    pub fn int(&mut self, n: i64) {
-        push_int(&mut self.out, n);
-    }
-    /// Writes already-serialised JSON text as a value (trusted: it must come from a JSON
-    /// serialiser, never from string pasting).
-    pub fn raw(&mut self, json: &str) {
-        self.out.push_str(json);
-    }
-    /// The text written.
-    pub fn finish(self) -> String {
-        self.out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use serde_json::json;
-
-    fn roundtrip(s: &str) -> String {
-        let mut w = JsonWriter::new();
-        w.begin_object();
-        w.key(s);
-        w.string(s);
-        w.end_object();
-        let text = w.finish();
-        let v: serde_json::Value = serde_json::from_str(&text).expect("writer output is JSON");
-        let obj = v.as_object().expect("object");
-        assert_eq!(obj.len(), 1);
-        assert_eq!(obj.get(s).and_then(|x| x.as_str()), Some(s), "text: {text}");
-        text
-    }
-
-    #[test]
-    fn hostile_strings_round_trip() {
-        for s in [
-            "",
-            "\"",
-            "\\",
-            "\\\"",
-            "{}",
-            "}\"},\"variables\":{\"x\":1",
-            "query { __schema { types { name } } }",
-            "line\nbreak\r\ttab",
-            "\u{0}\u{1}\u{8}\u{b}\u{c}\u{1f}\u{7f}",
-            "é ü 中文 🚀 \u{2028}\u{2029}",
-            "</script><script>alert(1)</script>",
-            "a\"b\\c\u{1}d",
-        ] {
-            roundtrip(s);
-        }
-    }
-
-    #[test]
-    fn control_characters_are_escaped() {
-        let text = roundtrip("\u{1}\n\u{1f}");
-        assert!(text.contains("\\u0001\\n\\u001f"), "{text}");
-        assert!(!text.bytes().any(|b| b < 0x20));
-    }
-
-    #[test]
-    fn nested_objects_and_commas() {
-        let mut w = JsonWriter::new();
-        w.begin_object();
-        w.key("a");
-        w.int(-12);
-        w.key("b");
-        w.begin_object();
-        w.key("c");
-        w.string("d");
-        w.key("e");
-        w.raw("[1,2]");
-        w.end_object();
-        w.key("f");
-        w.int(i64::MIN);
-        w.end_object();
-        let v: serde_json::Value = serde_json::from_str(&w.finish()).unwrap();
-        assert_eq!(
-            v,
-            json!({"a": -12, "b": {"c": "d", "e": [1, 2]}, "f": i64::MIN})
-        );
-    }
 
     #[test]
     fn integers() {
@@ -405,35 +212,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn redaction_in_values() {
-        let key = "XYZ-SECK_abc123";
-        let v = json!({"message": "bad key XYZ-SECK_abc123!", "list": ["XYZ-SECK_abc123", 1], "XYZ-SECK_abc123": true});
-        let r = redact_value(&v, key);
-        let text = r.to_string();
-        assert!(!text.contains(key), "{text}");
-        assert_eq!(r["message"], "bad key [redacted]!");
-        assert_eq!(r["list"][0], "[redacted]");
-        assert_eq!(r["list"][1], 1);
-        assert_eq!(r["[redacted]"], true);
-        // Unchanged when absent.
-        assert_eq!(redact_value(&v, "nope"), v);
-        // Keys with characters JSON escapes.
-        let odd = "k\"ey\\1";
-        let v = json!({"m": "x k\"ey\\1 y"});
-        assert_eq!(redact_value(&v, odd)["m"], "x [redacted] y");
-        // A key that matches JSON punctuation never leaks the original.
-        let v = json!([1, 2]);
-        let r = redact_value(&v, "1,2");
-        assert!(!r.to_string().contains("1,2"));
-    }
-
     proptest! {
-        #[test]
-        fn any_string_round_trips(s in any::<String>()) {
-            roundtrip(&s);
-        }
-
         #[test]
         fn any_int_matches_std(n in any::<i64>()) {
             let mut s = String::new();

@@ -1,13 +1,11 @@
-//! API keys: classification (public / secret / unknown) and redaction.
+//! API keys: classification (public / secret / unknown) and the browser guard. Redaction
+//! lives in [`crate::redact`].
 //!
 //! Keys look like `<service prefix>PUBK_<suffix>` (public, safe in a browser) or
 //! `<service prefix>SECK_<suffix>` (secret, server side only), e.g. `XYZ-PUBK_abc123`.
 //! Agent (bot) keys are secret-class: nothing may log, persist or echo them.
 
-use std::borrow::Cow;
-
-/// What replaces a key wherever it would otherwise appear in an error.
-pub const REDACTED: &str = "[redacted]";
+use crate::redact::find;
 
 const PUBLIC_MARKER: &str = "PUBK_";
 const SECRET_MARKER: &str = "SECK_";
@@ -81,48 +79,6 @@ that adds the key (dangerouslyAllowBrowser: true overrides this check).",
     Ok(())
 }
 
-/// The byte index of the first occurrence of `needle` in `haystack` at or after `from`.
-/// (A plain search: these texts are short, and it keeps the wasm small.)
-pub fn find(haystack: &str, needle: &str, from: usize) -> Option<usize> {
-    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    if n.is_empty() || h.len() < n.len() {
-        return None;
-    }
-    (from..=h.len() - n.len()).find(|&i| h.get(i..i + n.len()) == Some(n))
-}
-
-/// Whether `needle` (non-empty) occurs in `haystack`.
-pub fn contains(haystack: &str, needle: &str) -> bool {
-    find(haystack, needle, 0).is_some()
-}
-
-/// Replaces every occurrence of `needle` (non-empty) in `haystack` with `with`.
-pub fn replace_all<'a>(haystack: &'a str, needle: &str, with: &str) -> Cow<'a, str> {
-    let Some(mut at) = find(haystack, needle, 0) else {
-        return Cow::Borrowed(haystack);
-    };
-    let mut out = String::with_capacity(haystack.len());
-    let mut last = 0;
-    loop {
-        // Matches of a UTF-8 needle start and end on character boundaries.
-        out.push_str(haystack.get(last..at).unwrap_or(""));
-        out.push_str(with);
-        last = at + needle.len();
-        match find(haystack, needle, last) {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
-    out.push_str(haystack.get(last..).unwrap_or(""));
-    Cow::Owned(out)
-}
-
-/// Replaces every occurrence of `key` in `text` with `"[redacted]"`. An empty key redacts
-/// nothing.
-pub fn redact<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
-    replace_all(text, key, REDACTED)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,43 +135,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn search() {
-        assert_eq!(find("abcabc", "bc", 0), Some(1));
-        assert_eq!(find("abcabc", "bc", 2), Some(4));
-        assert_eq!(find("abcabc", "bc", 5), None);
-        assert_eq!(find("ab", "abc", 0), None);
-        assert_eq!(find("abc", "", 0), None);
-        assert_eq!(find("abc", "c", 9), None);
-        assert_eq!(replace_all("aaa", "aa", "b"), "ba");
-        assert_eq!(replace_all("é-é", "é", "e"), "e-e");
-        assert_eq!(replace_all("xyz", "q", "e"), "xyz");
-        assert!(contains("hello", "ll") && !contains("hello", "lo!"));
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn search_matches_std(h in "[ab€]{0,12}", n in "[ab€]{1,3}") {
-            proptest::prop_assert_eq!(find(&h, &n, 0), h.find(n.as_str()));
-            proptest::prop_assert_eq!(replace_all(&h, &n, "[r]").into_owned(), h.replace(n.as_str(), "[r]"));
-        }
-    }
-
-    #[test]
-    fn redaction() {
-        let key = "XYZ-SECK_abc123";
-        assert_eq!(
-            redact("invalid key XYZ-SECK_abc123", key),
-            "invalid key [redacted]"
-        );
-        assert_eq!(
-            redact("XYZ-SECK_abc123XYZ-SECK_abc123", key),
-            "[redacted][redacted]"
-        );
-        assert_eq!(redact("nothing here", key), "nothing here");
-        assert!(matches!(redact("nothing here", key), Cow::Borrowed(_)));
-        assert_eq!(redact("anything", ""), "anything");
     }
 }

@@ -5,18 +5,20 @@
 //! | module | concern |
 //! |---|---|
 //! | [`config`] | client options: endpoint from `baseUrl`/`endpoint`, key, timeout, retries, headers |
-//! | [`keys`] | key classification (public / secret / unknown), redaction, the browser guard decision |
+//! | [`keys`] | key classification (public / secret / unknown), the browser guard decision |
+//! | [`redact`] | every redaction of the key: in text and in parsed JSON |
 //! | [`inputs`] | argument validation, before any I/O |
-//! | [`graphql`] | documents, selection sets, request bodies, read-only check, response envelope |
-//! | [`json`] | the JSON read trait (`JsValue` on wasm32, `serde_json::Value` elsewhere) and the body writer |
+//! | [`operations`] | one declaration per built-in operation: endpoint, kind, root field, arguments, default selection, return type; documents derive from it |
+//! | [`graphql`] | `selection` (validated field paths), `body` (serde request body), `scan` (read-only check of caller documents), `response` (envelope decoding) |
+//! | [`json`] | the JSON read trait (`JsValue` on wasm32, `serde_json::Value` elsewhere) |
 //! | [`error`] | [`Error`], its codes, classification by HTTP status |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
 //! | [`transport`] | the transport seam; `FetchTransport` on wasm32 |
 //! | [`pager`] | the `orders()` pagination state machine |
 //! | [`heap`] | the wasm32 global allocator (size classes; smaller than dlmalloc) |
-//! | [`bot`] | [`BotClient`]: profile, orderHistory, orders, withdrawalInfo, request |
-//! | [`merchant`] | [`MerchantClient`]: account and the public-key-safe reads; the browser guard |
+//! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; request |
+//! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | [`amount`] | exact decimal amounts (`parse_amount`) |
 //! | [`types`] | argument and typed result structs |
@@ -47,8 +49,10 @@ pub mod inputs;
 pub mod json;
 pub mod keys;
 pub mod merchant;
+pub mod operations;
 pub mod pager;
 pub mod ramp;
+pub mod redact;
 pub mod retry;
 pub mod transport;
 pub mod types;
@@ -67,6 +71,7 @@ pub use error::{Code, Error, ErrorDetails, GraphqlError};
 pub use json::Json;
 pub use keys::{classify as classify_key, KeyKind};
 pub use merchant::MerchantClient;
+pub use operations::{Operation, Value};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};
 pub use transport::{Signal, Transport};
 pub use types::*;

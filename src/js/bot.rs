@@ -11,12 +11,14 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{BotClient, PageQuery};
+use crate::bot::{order_history_values, BotClient, PageQuery};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
+use crate::operations::{Value, ORDER_HISTORY, PROFILE, WITHDRAWAL_INFO};
 use crate::pager::{Pager, Step};
 use crate::transport::FetchTransport;
+use crate::types::FieldOptions;
 
 type Client = BotClient<FetchTransport>;
 
@@ -70,7 +72,8 @@ impl JsBotClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "ProfileOptions")] options: JsValue,
     ) -> Promise {
-        let call = options::field_options(&options).and_then(|o| self.inner.prepare_profile(o));
+        let call =
+            options::field_options(&options).and_then(|o| self.inner.prepare(&PROFILE, vec![], o));
         self.run(call)
     }
 
@@ -80,8 +83,14 @@ impl JsBotClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "OrderHistoryOptions")] options: JsValue,
     ) -> Promise {
-        let call =
-            options::order_history_args(&options).and_then(|a| self.inner.prepare_order_history(a));
+        let call = options::order_history_args(&options).and_then(|a| {
+            let values = order_history_values(a.page, a.per_page, a.filter);
+            let o = FieldOptions {
+                fields: a.fields,
+                signal: a.signal,
+            };
+            self.inner.prepare(&ORDER_HISTORY, values, o)
+        });
         self.run(call)
     }
 
@@ -117,7 +126,8 @@ impl JsBotClient {
     ) -> Promise {
         let call = options::string_arg(&symbol, "symbol").and_then(|symbol| {
             let o = options::field_options(&options)?;
-            self.inner.prepare_withdrawal_info(&symbol, o)
+            self.inner
+                .prepare(&WITHDRAWAL_INFO, vec![Value::Str(symbol)], o)
         });
         self.run(call)
     }
@@ -181,7 +191,11 @@ impl OrderIterator {
                     Step::Row(row) => return Ok(iter_result(false, &row)),
                     Step::Done => return Ok(iter_result(true, &JsValue::UNDEFINED)),
                     Step::Fetch(page) => {
-                        match client.execute(&client.prepare_page(&query, page)).await {
+                        let fetched = match client.redact(query.call(page)) {
+                            Ok(call) => client.execute(&call).await,
+                            Err(e) => Err(e),
+                        };
+                        match fetched {
                             Ok(p) => pager.borrow_mut().receive(&p),
                             Err(e) => {
                                 pager.borrow_mut().finish();

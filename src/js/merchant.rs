@@ -9,7 +9,11 @@ use super::bot::spawn;
 use super::error::to_js;
 use super::options::{field_options, string_arg};
 use crate::config::MERCHANT_PATH;
-use crate::merchant::{MerchantClient, MerchantQuery};
+use crate::merchant::MerchantClient;
+use crate::operations::{
+    Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, MARKET_RATE, MERCHANT_PAYMENT_REQUEST,
+    PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
+};
 use crate::transport::FetchTransport;
 
 type Client = MerchantClient<FetchTransport>;
@@ -33,15 +37,21 @@ impl JsMerchantClient {
         })
     }
 
-    /// The one path of every method: argument, options, prepare, run.
-    fn call(&self, query: MerchantQuery, argument: Option<&JsValue>, options: &JsValue) -> Promise {
-        let call = match argument {
-            Some(v) => string_arg(v, query.argument().unwrap_or_default()),
-            None => Ok(String::new()),
-        }
-        .and_then(|a| {
+    /// The one path of every method: argument (named as the declaration's caller-facing
+    /// name), options, prepare, run.
+    fn call(
+        &self,
+        op: &'static Operation,
+        argument: Option<&JsValue>,
+        options: &JsValue,
+    ) -> Promise {
+        let values = match (argument, op.args.first()) {
+            (Some(v), Some(arg)) => string_arg(v, arg.caller).map(|a| vec![Value::Str(a)]),
+            _ => Ok(vec![]),
+        };
+        let call = values.and_then(|values| {
             let o = field_options(options)?;
-            self.inner.prepare_query(query, &a, o)
+            self.inner.prepare(op, values, o)
         });
         match call {
             Err(e) => Promise::reject(&to_js(&self.inner.config().redact(e))),
@@ -58,7 +68,7 @@ impl JsMerchantClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(MerchantQuery::Account, None, &options)
+        self.call(&ACCOUNT, None, &options)
     }
 
     /// The countries the service operates in.
@@ -67,7 +77,7 @@ impl JsMerchantClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(MerchantQuery::AvailableCountries, None, &options)
+        self.call(&AVAILABLE_COUNTRIES, None, &options)
     }
 
     /// The P2P payment methods of a country (`countryId`: a `Country.id`).
@@ -78,11 +88,7 @@ impl JsMerchantClient {
         #[wasm_bindgen(unchecked_param_type = "string")] countryId: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(
-            MerchantQuery::PaymentMethodTypes,
-            Some(&countryId),
-            &options,
-        )
+        self.call(&PAYMENT_METHOD_TYPES, Some(&countryId), &options)
     }
 
     /// Indicative rates of a country (ISO 3166-1 alpha-2 code), or `null` when unknown.
@@ -93,7 +99,7 @@ impl JsMerchantClient {
         #[wasm_bindgen(unchecked_param_type = "string")] countryCode: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(MerchantQuery::MarketRate, Some(&countryCode), &options)
+        self.call(&MARKET_RATE, Some(&countryCode), &options)
     }
 
     /// The ramp limits (USD).
@@ -102,7 +108,7 @@ impl JsMerchantClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(MerchantQuery::RampLimits, None, &options)
+        self.call(&RAMP_LIMITS, None, &options)
     }
 
     /// The assets the onchain ramp handles.
@@ -111,7 +117,7 @@ impl JsMerchantClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(MerchantQuery::RampableAssets, None, &options)
+        self.call(&RAMPABLE_ASSETS, None, &options)
     }
 
     /// A payment request by its exact reference, or `null` when unknown.
@@ -121,6 +127,6 @@ impl JsMerchantClient {
         #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
     ) -> Promise {
-        self.call(MerchantQuery::PaymentRequest, Some(&reference), &options)
+        self.call(&MERCHANT_PAYMENT_REQUEST, Some(&reference), &options)
     }
 }

@@ -1,0 +1,250 @@
+use super::*;
+use crate::config::ClientOptions;
+use crate::error::Code;
+use crate::graphql;
+use crate::testing::FakeTransport;
+use futures::executor::block_on;
+use serde_json::{json, Value};
+
+const SECRET: &str = "XYZ-SECK_merchant5ecret";
+const PUBLIC: &str = "XYZ-PUBK_merchantpub";
+
+fn options(key: Option<&str>, allow: bool) -> MerchantOptions {
+    MerchantOptions {
+        client: ClientOptions {
+            base_url: Some("https://api.example.com".into()),
+            api_key: key.map(Into::into),
+            ..Default::default()
+        },
+        dangerously_allow_browser: allow,
+    }
+}
+
+fn transport(browser: bool) -> FakeTransport {
+    let t = FakeTransport::new(5);
+    t.browser.set(browser);
+    t
+}
+
+fn client(key: &str) -> MerchantClient<FakeTransport> {
+    MerchantClient::with_transport(options(Some(key), false), transport(false)).unwrap()
+}
+
+#[test]
+fn guard_in_the_constructor() {
+    // Browser + secret key: refused before anything else, the key nowhere in the error.
+    let e = MerchantClient::with_transport(options(Some(SECRET), false), transport(true))
+        .err()
+        .expect("refused in a browser");
+    assert_eq!(e.code, Code::SecretKeyInBrowser);
+    assert!(!format!("{e:?}").contains("5ecret"));
+    // Even with other invalid options, the guard speaks first.
+    let mut bad = options(Some(SECRET), false);
+    bad.client.base_url = None;
+    let e = MerchantClient::with_transport(bad, transport(true))
+        .err()
+        .unwrap();
+    assert_eq!(e.code, Code::SecretKeyInBrowser);
+    // Opt-out, public key, proxy mode (no key), Node: all allowed.
+    assert!(MerchantClient::with_transport(options(Some(SECRET), true), transport(true)).is_ok());
+    assert!(MerchantClient::with_transport(options(Some(PUBLIC), false), transport(true)).is_ok());
+    assert!(MerchantClient::with_transport(options(None, false), transport(true)).is_ok());
+    assert!(MerchantClient::with_transport(options(Some(SECRET), false), transport(false)).is_ok());
+    // Other option errors are the usual invalid_input.
+    let mut bad = options(Some(PUBLIC), false);
+    bad.client.timeout_ms = Some(0);
+    let e = MerchantClient::with_transport(bad, transport(true))
+        .err()
+        .unwrap();
+    assert_eq!(e.field.as_deref(), Some("timeoutMs"));
+}
+
+#[test]
+fn account_request_and_typed_result() {
+    let c = client(SECRET);
+    c.transport().http(
+        200,
+        r#"{"data":{"account":{"id":"merchant-1","accountBalance":"1520.00","depositAddress":"0x9F"}}}"#,
+    );
+    let a = block_on(c.account(FieldOptions::default())).unwrap();
+    assert_eq!(a.account_balance.as_deref(), Some("1520.00"));
+    let r = c.transport().request(0);
+    assert_eq!(r.url, "https://api.example.com/service/api/graphql");
+    assert_eq!(
+        r.header("authorization"),
+        Some("Bearer XYZ-SECK_merchant5ecret")
+    );
+    assert_eq!(
+        r.json(),
+        json!({"query": "query Account { account { id accountBalance depositAddress } }", "operationName": "Account"})
+    );
+}
+
+#[test]
+fn public_key_on_account_is_forbidden() {
+    let c = client(PUBLIC);
+    c.transport().http(
+        200,
+        r#"{"data":null,"errors":[{"message":"account needs the secret key","path":["account"],"extensions":{"code":"FORBIDDEN"}}]}"#,
+    );
+    let e = block_on(c.account(FieldOptions::default())).unwrap_err();
+    assert_eq!((e.code, e.status), (Code::Forbidden, Some(200)));
+    assert_eq!(e.graphql_errors[0].path, Some(json!(["account"])));
+    assert_eq!(c.transport().sent(), 1, "forbidden is final, not retried");
+}
+
+#[test]
+fn reads_send_variables_and_decode() {
+    let c = client(PUBLIC);
+    let t = c.transport();
+    t.http(200, r#"{"data":{"availableCountries":[{"id":"1","name":"Nigeria","code":"NG","currency":{"isoCode":"NGN","name":"Nigerian Naira"}}]}}"#)
+        .http(200, r#"{"data":{"p2pPaymentMethodTypes":[{"id":"9","identifier":"mpesa","label":"M-Pesa","fields":[]}]}}"#)
+        .http(200, r#"{"data":{"marketRate":{"depositRate":"1545.50","withdrawalRate":"1512.25"}}}"#)
+        .http(200, r#"{"data":{"marketRate":null}}"#)
+        .http(200, r#"{"data":{"rampLimits":{"dailyLimitUsd":"10000.00"}}}"#)
+        .http(200, r#"{"data":{"rampableAssets":[{"symbol":"USDC","networks":["CELO"]}]}}"#)
+        .http(200, r#"{"data":{"merchantPaymentRequest":{"id":"mpr_1","status":"created","amount":"25000.00"}}}"#)
+        .http(200, r#"{"data":{"merchantPaymentRequest":null}}"#);
+    let d = FieldOptions::default;
+    let countries = block_on(c.available_countries(d())).unwrap();
+    assert_eq!(countries[0].code.as_deref(), Some("NG"));
+    let methods = block_on(c.payment_method_types(" 2 ", d())).unwrap();
+    assert_eq!(methods[0].identifier.as_deref(), Some("mpesa"));
+    let rate = block_on(c.market_rate("ng", d())).unwrap().unwrap();
+    assert_eq!(rate.deposit_rate.as_deref(), Some("1545.50"));
+    assert_eq!(block_on(c.market_rate("ZZ", d())).unwrap(), None);
+    let limits = block_on(c.ramp_limits(d())).unwrap();
+    assert_eq!(limits.daily_limit_usd.as_deref(), Some("10000.00"));
+    let assets = block_on(c.rampable_assets(d())).unwrap();
+    assert_eq!(assets[0].networks, Some(vec!["CELO".to_owned()]));
+    let pr = block_on(c.payment_request("REF-1001", d()))
+        .unwrap()
+        .unwrap();
+    assert_eq!(pr.amount.as_deref(), Some("25000.00"));
+    assert_eq!(block_on(c.payment_request("nope", d())).unwrap(), None);
+
+    let sent: Vec<Value> = (0..t.sent()).map(|i| t.request(i).json()).collect();
+    let ops: Vec<&str> = sent
+        .iter()
+        .map(|b| b["operationName"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            "AvailableCountries",
+            "PaymentMethodTypes",
+            "MarketRate",
+            "MarketRate",
+            "RampLimits",
+            "RampableAssets",
+            "MerchantPaymentRequest",
+            "MerchantPaymentRequest"
+        ]
+    );
+    assert_eq!(sent[0].get("variables"), None);
+    assert_eq!(sent[1]["variables"], json!({"country": "2"}));
+    assert_eq!(sent[2]["variables"], json!({"countryCode": "NG"}));
+    assert_eq!(sent[6]["variables"], json!({"reference": "REF-1001"}));
+    for body in &sent {
+        assert!(graphql::is_read_only(body["query"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn fields_and_hostile_arguments_travel_as_variables() {
+    let c = client(PUBLIC);
+    c.transport()
+        .http(200, r#"{"data":{"merchantPaymentRequest":null}}"#);
+    let hostile = "REF\") { id } mutation { x(\"";
+    let opts = FieldOptions {
+        fields: Some(vec!["id".into(), "status".into()]),
+        signal: None,
+    };
+    block_on(c.payment_request(hostile, opts)).unwrap();
+    let body = c.transport().request(0).json();
+    assert_eq!(body["variables"]["reference"], hostile);
+    assert_eq!(
+        body["query"],
+        "query MerchantPaymentRequest($reference: String!) { merchantPaymentRequest(reference: $reference) { id status } }"
+    );
+}
+
+#[test]
+fn arguments_refused_before_any_request() {
+    let c = client(PUBLIC);
+    let d = FieldOptions::default;
+    for (r, field) in [
+        (block_on(c.market_rate("NGA", d())).map(drop), "countryCode"),
+        (block_on(c.market_rate("", d())).map(drop), "countryCode"),
+        (
+            block_on(c.payment_method_types("  ", d())).map(drop),
+            "countryId",
+        ),
+        (block_on(c.payment_request("", d())).map(drop), "reference"),
+        (
+            block_on(c.rampable_assets(FieldOptions {
+                fields: Some(vec!["a b".into()]),
+                signal: None,
+            }))
+            .map(drop),
+            "fields",
+        ),
+    ] {
+        let e = r.unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field))
+        );
+    }
+    assert_eq!(c.transport().sent(), 0);
+}
+
+#[test]
+fn reads_are_retried_and_shapes_checked() {
+    let c = client(PUBLIC);
+    c.transport()
+        .http(503, "")
+        .http(200, r#"{"data":{"rampLimits":{"dailyLimitUsd":"1.00"}}}"#);
+    assert!(block_on(c.ramp_limits(FieldOptions::default())).is_ok());
+    assert_eq!(c.transport().sent(), 2);
+    assert_eq!(c.transport().sleeps.borrow().len(), 1);
+
+    c.transport()
+        .http(200, r#"{"data":{"availableCountries":{"id":"1"}}}"#);
+    let e = block_on(c.available_countries(FieldOptions::default())).unwrap_err();
+    assert_eq!(e.code, Code::Decode);
+    c.transport()
+        .http(200, r#"{"data":{"account":{"accountBalance":1520.5}}}"#);
+    let e = block_on(c.account(FieldOptions::default())).unwrap_err();
+    assert_eq!(e.code, Code::Decode, "money must be text, never a float");
+}
+
+#[test]
+fn key_never_reaches_an_error() {
+    let c = client(SECRET);
+    c.transport().http(
+        401,
+        &format!(r#"{{"errors":[{{"message":"bad key {SECRET}"}}]}}"#),
+    );
+    let e = block_on(c.account(FieldOptions::default())).unwrap_err();
+    assert_eq!(e.code, Code::Unauthorized);
+    assert!(!format!("{e:?} {e}").contains(SECRET));
+}
+
+#[test]
+fn operations_of_the_other_endpoint_are_refused() {
+    let c = client(PUBLIC);
+    let e = block_on(c.call_json(&crate::operations::PROFILE, vec![], FieldOptions::default()))
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.field.as_deref()),
+        (Code::InvalidInput, Some("operation"))
+    );
+    // A wrong number of values is refused too, naming the arguments.
+    let e = c
+        .prepare(&MARKET_RATE, vec![], FieldOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!(e.field.as_deref(), Some("arguments"));
+    assert_eq!(c.transport().sent(), 0);
+}

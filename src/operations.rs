@@ -1,0 +1,491 @@
+//! One declaration per built-in operation: the single source of every document, selection
+//! check, request body and shape check, and of the native test that checks them all against
+//! the sandbox's schema (`tests/sandbox/schema/*.graphql`).
+//!
+//! An [`Operation`] says which endpoint serves it, whether it is a query or a mutation (only
+//! queries are ever retried), its root field and arguments (GraphQL name and type, the name
+//! callers see in errors, and how the value is checked), its default selection, where a
+//! caller's `fields` go, and its GraphQL return type, from which the expected shape of
+//! `data.<field>` follows ([`Operation::expect`]).
+//!
+//! ```
+//! use settlement_wasm::operations::{self, Value};
+//! let op = &operations::MARKET_RATE;
+//! assert_eq!(
+//!     op.document(op.fields),
+//!     "query MarketRate($countryCode: String!) { marketRate(countryCode: $countryCode) { \
+//! depositRate withdrawalRate } }"
+//! );
+//! let vars = op.variables(vec![Value::Str("ng".into())]).unwrap();
+//! assert_eq!(vars[0], ("countryCode", Value::Str("NG".into())));
+//! ```
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::graphql::Expect;
+use crate::inputs;
+use crate::types::OrderHistoryFilter;
+
+/// The endpoint that serves an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `{baseUrl}/service/bot/graphql` ([`crate::BotClient`]).
+    Bot,
+    /// `{baseUrl}/service/api/graphql` ([`crate::MerchantClient`]).
+    Merchant,
+}
+
+/// Query or mutation. A mutation is never retried automatically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Read-only: retried on retryable failures.
+    Query,
+    /// Changes state: sent once, never retried.
+    Mutation,
+}
+
+impl Kind {
+    /// The document keyword, `query` or `mutation`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Kind::Query => "query",
+            Kind::Mutation => "mutation",
+        }
+    }
+}
+
+/// How an argument's value is checked and normalised before it becomes a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// A coin symbol: trimmed, not empty ([`inputs::symbol`]).
+    Symbol,
+    /// A `Country.id`: trimmed, not empty ([`inputs::country_id`]).
+    CountryId,
+    /// ISO 3166-1 alpha-2, sent upper-case ([`inputs::country_code`]).
+    CountryCode,
+    /// Not blank, sent exactly as given ([`inputs::reference`]).
+    Reference,
+    /// A page number from 1 ([`inputs::page`]).
+    Page,
+    /// Rows per page, optional ([`inputs::per_page`]).
+    PerPage,
+    /// An `OrderHistoryFilter`, optional; omitted when empty ([`inputs::filter`]).
+    Filter,
+}
+
+/// One argument of a root field.
+#[derive(Clone, Copy, Debug)]
+pub struct Arg {
+    /// The GraphQL argument name, also the variable's name.
+    pub name: &'static str,
+    /// The GraphQL type, exactly as the schema declares it (e.g. `"String!"`).
+    pub ty: &'static str,
+    /// The name callers see (`invalid_input` errors name it), e.g. `countryId`.
+    pub caller: &'static str,
+    /// How the value is checked.
+    pub check: Check,
+}
+
+/// One built-in operation.
+#[derive(Clone, Copy, Debug)]
+pub struct Operation {
+    /// The `operationName`, e.g. `"MarketRate"`.
+    pub name: &'static str,
+    /// Which endpoint serves it.
+    pub endpoint: Endpoint,
+    /// Query or mutation.
+    pub kind: Kind,
+    /// The root field, e.g. `"marketRate"`.
+    pub field: &'static str,
+    /// The arguments, in the order values are passed.
+    pub args: &'static [Arg],
+    /// The default selection of the caller-selectable part.
+    pub fields: &'static str,
+    /// Where the caller's `fields` go: directly under the root field (`None`) or under this
+    /// sub-field (`orderHistory`'s `data`).
+    pub fields_under: Option<&'static str>,
+    /// Always selected next to `fields_under` (`orderHistory`'s pagination).
+    pub fixed: &'static str,
+    /// The root field's GraphQL type, exactly as the schema declares it.
+    pub returns: &'static str,
+    /// The client method that runs it, as JavaScript callers see it (`orderHistory`).
+    pub method: &'static str,
+    /// The result's TypeScript type, as the `.d.ts` declares the method's promise
+    /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
+    /// `Vec` or an `Option` likewise).
+    pub result: &'static str,
+}
+
+/// A value of an argument: what callers pass, and (after [`Operation::variables`]) what is
+/// sent. One representation for every operation, so one serializer serves every body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Not given (only for optional arguments).
+    Null,
+    /// A string.
+    Str(String),
+    /// An integer.
+    Int(i64),
+    /// An order-history filter.
+    Filter(OrderHistoryFilter),
+}
+
+// Written out rather than derived: a derived struct `Serialize` makes serde-wasm-bindgen
+// cache field names in a thread-local HashMap, and an `i64` brings its formatted range
+// error; maps with `&str` keys and `i32` avoid both (about 2 KB gzip).
+impl Serialize for Value {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Null => s.serialize_unit(),
+            Value::Str(v) => s.serialize_str(v),
+            // GraphQL's `Int` is 32-bit and checked values fit; anything else goes as a
+            // number the service refuses, never as a wrapped one.
+            Value::Int(n) => match i32::try_from(*n) {
+                Ok(v) => s.serialize_i32(v),
+                Err(_) => s.serialize_f64(*n as f64),
+            },
+            Value::Filter(f) => {
+                let mut map = s.serialize_map(None)?;
+                let members = [
+                    &f.order_id,
+                    &f.status,
+                    &f.date_from,
+                    &f.date_to,
+                    &f.payment_method,
+                ];
+                for (name, value) in inputs::FILTER_KEYS.iter().zip(members) {
+                    if let Some(v) = value {
+                        map.serialize_entry(name, v)?;
+                    }
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+/// Checked variables, by GraphQL name; unset optional arguments are left out.
+pub type Variables = Vec<(&'static str, Value)>;
+
+impl Operation {
+    /// Whether it may be retried (queries only).
+    pub fn retryable(&self) -> bool {
+        self.kind == Kind::Query
+    }
+
+    /// What `data.<field>` must look like, from the GraphQL return type: a page when the
+    /// caller's fields go under a sub-field, a list for `[…]`, an object for `T!`, an object
+    /// or `null` for `T`.
+    pub fn expect(&self) -> Expect {
+        if self.fields_under.is_some() {
+            Expect::Page(self.field)
+        } else if self.returns.starts_with('[') {
+            Expect::List(self.field)
+        } else if self.returns.ends_with('!') {
+            Expect::Object(self.field)
+        } else {
+            Expect::ObjectOrNull(self.field)
+        }
+    }
+
+    /// The argument a caller knows as `caller`.
+    pub fn arg(&self, caller: &str) -> Option<&'static Arg> {
+        self.args.iter().find(|a| a.caller == caller)
+    }
+
+    /// The document with `selection` (already built from validated names) in its place:
+    /// `query Op($a: T) { field(a: $a) { <selection> } }`, or for `orderHistory`
+    /// `… { data { <selection> } pagination { page perPage total } } }`.
+    pub fn document(&self, selection: &str) -> String {
+        let mut s = String::with_capacity(96 + selection.len());
+        s.push_str(self.kind.keyword());
+        s.push(' ');
+        s.push_str(self.name);
+        for (i, a) in self.args.iter().enumerate() {
+            s.push_str(if i == 0 { "($" } else { ", $" });
+            s.push_str(a.name);
+            s.push_str(": ");
+            s.push_str(a.ty);
+        }
+        if !self.args.is_empty() {
+            s.push(')');
+        }
+        s.push_str(" { ");
+        s.push_str(self.field);
+        for (i, a) in self.args.iter().enumerate() {
+            s.push_str(if i == 0 { "(" } else { ", " });
+            s.push_str(a.name);
+            s.push_str(": $");
+            s.push_str(a.name);
+        }
+        if !self.args.is_empty() {
+            s.push(')');
+        }
+        s.push_str(" { ");
+        if let Some(under) = self.fields_under {
+            s.push_str(under);
+            s.push_str(" { ");
+            s.push_str(selection);
+            s.push_str(" } ");
+            s.push_str(self.fixed);
+        } else {
+            s.push_str(selection);
+        }
+        s.push_str(" } }");
+        s
+    }
+
+    /// Checks `values` (one per argument, in declaration order; [`Value::Null`] for an unset
+    /// optional one) and returns the variables to send. A bad value is `invalid_input`
+    /// naming the argument as callers know it.
+    pub fn variables(&self, values: Vec<Value>) -> Result<Variables, Error> {
+        if values.len() != self.args.len() {
+            let mut m = String::from(self.field);
+            m.push_str(" takes ");
+            crate::json::push_int(&mut m, self.args.len() as i64);
+            m.push_str(" argument(s)");
+            return Err(Error::invalid("arguments", m));
+        }
+        let mut out = Vec::with_capacity(values.len());
+        for (arg, value) in self.args.iter().zip(values) {
+            if let Some(v) = check(arg, value)? {
+                out.push((arg.name, v));
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn wrong_type(arg: &Arg) -> Error {
+    let mut m = String::from(arg.caller);
+    m.push_str(" is missing or of the wrong type");
+    Error::invalid(arg.caller, m)
+}
+
+fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
+    let v = match (arg.check, value) {
+        (Check::Symbol, Value::Str(s)) => Value::Str(inputs::symbol(&s)?.to_owned()),
+        (Check::CountryId, Value::Str(s)) => Value::Str(inputs::country_id(&s)?.to_owned()),
+        (Check::CountryCode, Value::Str(s)) => Value::Str(inputs::country_code(&s)?),
+        (Check::Reference, Value::Str(s)) => {
+            inputs::reference(&s)?;
+            Value::Str(s)
+        }
+        (Check::Page, Value::Int(n)) => Value::Int(inputs::page(n)?),
+        (Check::PerPage, Value::Int(n)) => Value::Int(inputs::per_page(n)?),
+        (Check::PerPage | Check::Filter, Value::Null) => return Ok(None),
+        (Check::Filter, Value::Filter(f)) => {
+            inputs::filter(&f)?;
+            if f.is_empty() {
+                return Ok(None);
+            }
+            Value::Filter(f)
+        }
+        _ => return Err(wrong_type(arg)),
+    };
+    Ok(Some(v))
+}
+
+const fn arg(name: &'static str, ty: &'static str, caller: &'static str, check: Check) -> Arg {
+    Arg {
+        name,
+        ty,
+        caller,
+        check,
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // one row of the table below
+const fn query(
+    endpoint: Endpoint,
+    name: &'static str,
+    field: &'static str,
+    args: &'static [Arg],
+    returns: &'static str,
+    fields: &'static str,
+    method: &'static str,
+    result: &'static str,
+) -> Operation {
+    Operation {
+        name,
+        endpoint,
+        kind: Kind::Query,
+        field,
+        args,
+        fields,
+        fields_under: None,
+        fixed: "",
+        returns,
+        method,
+        result,
+    }
+}
+
+/// Default `AgentProfile` selection: every observed field except `apiKey`.
+pub const PROFILE_FIELDS: &str = "id email accountBalance escrowBalance bonusEarnings \
+depositAddress verificationStatus autoUpdateDepositRate autoUpdateWithdrawalRate creditLine \
+usedCreditLine depositMargin withdrawalMargin averageDepositRate averageWithdrawalRate \
+depositsCompleted withdrawalsCompleted totalDepositFiatAmount totalDepositUsdAmount \
+totalWithdrawalFiatAmount totalWithdrawalUsdAmount enforceReceiptUpload";
+
+/// Default `P2PPayment` selection: every observed field, plus `paymentMethod amountLocal
+/// amountUsd currency` (not in the observed schema; pass `fields` if the service lacks them).
+pub const PAYMENT_FIELDS: &str = "id status paymentType exchangeRate exchangeRateMinusSurcharge \
+orderId source instant createdAt expiresAt expiresAtSecs reassigning reassignAfter \
+reassignAfterSecs agentCutOfFees fxSpreadRevenue paymentMethod amountLocal amountUsd currency";
+
+/// Default `WithdrawalInfo` selection.
+pub const WITHDRAWAL_FIELDS: &str = "symbol name icon networks addressRegex memoRegex";
+
+/// `profile: AgentProfile!` (bot).
+pub const PROFILE: Operation = query(
+    Endpoint::Bot,
+    "Profile",
+    "profile",
+    &[],
+    "AgentProfile!",
+    PROFILE_FIELDS,
+    "profile",
+    "AgentProfile",
+);
+
+/// `orderHistory(page: Int!, perPage: Int, filter: OrderHistoryFilter): PaginatedP2PPayments!`
+/// (bot); the caller's `fields` select `P2PPayment` fields under `data`.
+pub const ORDER_HISTORY: Operation = Operation {
+    name: "OrderHistory",
+    endpoint: Endpoint::Bot,
+    kind: Kind::Query,
+    field: "orderHistory",
+    args: &[
+        arg("page", "Int!", "page", Check::Page),
+        arg("perPage", "Int", "perPage", Check::PerPage),
+        arg("filter", "OrderHistoryFilter", "filter", Check::Filter),
+    ],
+    fields: PAYMENT_FIELDS,
+    fields_under: Some("data"),
+    fixed: "pagination { page perPage total }",
+    returns: "PaginatedP2PPayments!",
+    method: "orderHistory",
+    result: "OrderHistoryPage",
+};
+
+/// `withdrawalInfo(symbol: String!): WithdrawalInfo` (bot).
+pub const WITHDRAWAL_INFO: Operation = query(
+    Endpoint::Bot,
+    "WithdrawalInfo",
+    "withdrawalInfo",
+    &[arg("symbol", "String!", "symbol", Check::Symbol)],
+    "WithdrawalInfo",
+    WITHDRAWAL_FIELDS,
+    "withdrawalInfo",
+    "WithdrawalInfo | null",
+);
+
+/// `account: Account!` (merchant; needs the secret key).
+pub const ACCOUNT: Operation = query(
+    Endpoint::Merchant,
+    "Account",
+    "account",
+    &[],
+    "Account!",
+    "id accountBalance depositAddress",
+    "account",
+    "Account",
+);
+
+/// `availableCountries: [Country!]!` (merchant).
+pub const AVAILABLE_COUNTRIES: Operation = query(
+    Endpoint::Merchant,
+    "AvailableCountries",
+    "availableCountries",
+    &[],
+    "[Country!]!",
+    "id name code currency { isoCode name }",
+    "availableCountries",
+    "Country[]",
+);
+
+/// `p2pPaymentMethodTypes(country: ID!): [PaymentMethodType!]!` (merchant); callers pass
+/// `countryId`.
+pub const PAYMENT_METHOD_TYPES: Operation = query(
+    Endpoint::Merchant,
+    "PaymentMethodTypes",
+    "p2pPaymentMethodTypes",
+    &[arg("country", "ID!", "countryId", Check::CountryId)],
+    "[PaymentMethodType!]!",
+    "id identifier label fields { label identifier required }",
+    "paymentMethodTypes",
+    "PaymentMethodType[]",
+);
+
+/// `marketRate(countryCode: String!): MarketRate` (merchant; indicative rates).
+pub const MARKET_RATE: Operation = query(
+    Endpoint::Merchant,
+    "MarketRate",
+    "marketRate",
+    &[arg(
+        "countryCode",
+        "String!",
+        "countryCode",
+        Check::CountryCode,
+    )],
+    "MarketRate",
+    "depositRate withdrawalRate",
+    "marketRate",
+    "MarketRate | null",
+);
+
+/// `rampLimits: RampLimits!` (merchant).
+pub const RAMP_LIMITS: Operation = query(
+    Endpoint::Merchant,
+    "RampLimits",
+    "rampLimits",
+    &[],
+    "RampLimits!",
+    "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd dailyLimitUsd",
+    "rampLimits",
+    "RampLimits",
+);
+
+/// `rampableAssets: [RampableAsset!]!` (merchant).
+pub const RAMPABLE_ASSETS: Operation = query(
+    Endpoint::Merchant,
+    "RampableAssets",
+    "rampableAssets",
+    &[],
+    "[RampableAsset!]!",
+    "name symbol networks contractAddress",
+    "rampableAssets",
+    "RampableAsset[]",
+);
+
+/// `merchantPaymentRequest(reference: String!): MerchantPaymentRequest` (merchant).
+pub const MERCHANT_PAYMENT_REQUEST: Operation = query(
+    Endpoint::Merchant,
+    "MerchantPaymentRequest",
+    "merchantPaymentRequest",
+    &[arg("reference", "String!", "reference", Check::Reference)],
+    "MerchantPaymentRequest",
+    "id paymentType hostedLink amount currency reference status",
+    "paymentRequest",
+    "PaymentRequest | null",
+);
+
+/// Every built-in operation.
+pub const ALL: [&Operation; 10] = [
+    &PROFILE,
+    &ORDER_HISTORY,
+    &WITHDRAWAL_INFO,
+    &ACCOUNT,
+    &AVAILABLE_COUNTRIES,
+    &PAYMENT_METHOD_TYPES,
+    &MARKET_RATE,
+    &RAMP_LIMITS,
+    &RAMPABLE_ASSETS,
+    &MERCHANT_PAYMENT_REQUEST,
+];
+
+#[cfg(test)]
+mod tests;

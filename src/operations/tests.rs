@@ -1,0 +1,540 @@
+use super::*;
+use crate::error::Code;
+use crate::graphql::is_read_only;
+
+#[test]
+fn default_documents_are_exact() {
+    assert_eq!(
+        PROFILE.document(PROFILE.fields),
+        "query Profile { profile { id email accountBalance escrowBalance bonusEarnings depositAddress \
+verificationStatus autoUpdateDepositRate autoUpdateWithdrawalRate creditLine usedCreditLine depositMargin \
+withdrawalMargin averageDepositRate averageWithdrawalRate depositsCompleted withdrawalsCompleted \
+totalDepositFiatAmount totalDepositUsdAmount totalWithdrawalFiatAmount totalWithdrawalUsdAmount \
+enforceReceiptUpload } }"
+    );
+    assert!(!PROFILE_FIELDS.contains("apiKey"));
+    assert_eq!(
+        ORDER_HISTORY.document(ORDER_HISTORY.fields),
+        "query OrderHistory($page: Int!, $perPage: Int, $filter: OrderHistoryFilter) { \
+orderHistory(page: $page, perPage: $perPage, filter: $filter) { data { id status paymentType exchangeRate \
+exchangeRateMinusSurcharge orderId source instant createdAt expiresAt expiresAtSecs reassigning \
+reassignAfter reassignAfterSecs agentCutOfFees fxSpreadRevenue paymentMethod amountLocal amountUsd \
+currency } pagination { page perPage total } } }"
+    );
+    assert_eq!(
+        WITHDRAWAL_INFO.document(WITHDRAWAL_INFO.fields),
+        "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { symbol name icon \
+networks addressRegex memoRegex } }"
+    );
+}
+
+#[test]
+fn merchant_documents_are_exact() {
+    let doc = |q: &Operation| q.document(q.fields);
+    assert_eq!(
+        doc(&ACCOUNT),
+        "query Account { account { id accountBalance depositAddress } }"
+    );
+    assert_eq!(
+        doc(&AVAILABLE_COUNTRIES),
+        "query AvailableCountries { availableCountries { id name code currency { isoCode name } } }"
+    );
+    assert_eq!(
+        doc(&PAYMENT_METHOD_TYPES),
+        "query PaymentMethodTypes($country: ID!) { p2pPaymentMethodTypes(country: $country) { id \
+identifier label fields { label identifier required } } }"
+    );
+    assert_eq!(
+        doc(&MARKET_RATE),
+        "query MarketRate($countryCode: String!) { marketRate(countryCode: $countryCode) { \
+depositRate withdrawalRate } }"
+    );
+    assert_eq!(
+        doc(&RAMP_LIMITS),
+        "query RampLimits { rampLimits { minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd \
+maximumWithdrawalUsd dailyLimitUsd } }"
+    );
+    assert_eq!(
+        doc(&RAMPABLE_ASSETS),
+        "query RampableAssets { rampableAssets { name symbol networks contractAddress } }"
+    );
+    assert_eq!(
+        doc(&MERCHANT_PAYMENT_REQUEST),
+        "query MerchantPaymentRequest($reference: String!) { merchantPaymentRequest(reference: \
+$reference) { id paymentType hostedLink amount currency reference status } }"
+    );
+}
+
+#[test]
+fn every_declared_query_is_read_only_and_retryable() {
+    for op in ALL {
+        assert_eq!(op.kind, Kind::Query, "{}", op.name);
+        assert!(op.retryable(), "{}", op.name);
+        assert!(is_read_only(&op.document(op.fields)), "{}", op.name);
+    }
+    // A mutation (issue 13 adds six) is never retried, and the read-only scan agrees.
+    let m = Operation {
+        kind: Kind::Mutation,
+        ..WITHDRAWAL_INFO
+    };
+    assert!(!m.retryable());
+    let doc = m.document("id");
+    assert!(doc.starts_with("mutation WithdrawalInfo($symbol: String!) { "));
+    assert!(!is_read_only(&doc));
+}
+
+#[test]
+fn expected_shapes_follow_the_return_types() {
+    use crate::graphql::Expect;
+    let shape = |op: &Operation| match op.expect() {
+        Expect::Data => ("data", ""),
+        Expect::Object(f) => ("object", f),
+        Expect::ObjectOrNull(f) => ("object or null", f),
+        Expect::List(f) => ("list", f),
+        Expect::Page(f) => ("page", f),
+    };
+    assert_eq!(shape(&PROFILE), ("object", "profile"));
+    assert_eq!(shape(&ORDER_HISTORY), ("page", "orderHistory"));
+    assert_eq!(
+        shape(&WITHDRAWAL_INFO),
+        ("object or null", "withdrawalInfo")
+    );
+    assert_eq!(shape(&ACCOUNT), ("object", "account"));
+    assert_eq!(shape(&AVAILABLE_COUNTRIES), ("list", "availableCountries"));
+    assert_eq!(
+        shape(&PAYMENT_METHOD_TYPES),
+        ("list", "p2pPaymentMethodTypes")
+    );
+    assert_eq!(shape(&MARKET_RATE), ("object or null", "marketRate"));
+    assert_eq!(shape(&RAMP_LIMITS), ("object", "rampLimits"));
+    assert_eq!(shape(&RAMPABLE_ASSETS), ("list", "rampableAssets"));
+    assert_eq!(
+        shape(&MERCHANT_PAYMENT_REQUEST),
+        ("object or null", "merchantPaymentRequest")
+    );
+}
+
+#[test]
+fn values_are_checked_and_normalised() {
+    let s = |v: &str| Value::Str(v.into());
+    assert_eq!(
+        WITHDRAWAL_INFO.variables(vec![s("  USDC ")]).unwrap(),
+        vec![("symbol", s("USDC"))]
+    );
+    assert_eq!(
+        PAYMENT_METHOD_TYPES.variables(vec![s(" 2 ")]).unwrap(),
+        vec![("country", s("2"))]
+    );
+    assert_eq!(
+        MARKET_RATE.variables(vec![s("ng")]).unwrap(),
+        vec![("countryCode", s("NG"))]
+    );
+    assert_eq!(
+        MERCHANT_PAYMENT_REQUEST
+            .variables(vec![s(" REF ")])
+            .unwrap(),
+        vec![("reference", s(" REF "))]
+    );
+    // Unset and empty optional arguments are left out.
+    assert_eq!(
+        ORDER_HISTORY
+            .variables(vec![
+                Value::Int(3),
+                Value::Null,
+                Value::Filter(OrderHistoryFilter::default())
+            ])
+            .unwrap(),
+        vec![("page", Value::Int(3))]
+    );
+    let f = OrderHistoryFilter {
+        status: Some("paid".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        ORDER_HISTORY
+            .variables(vec![
+                Value::Int(1),
+                Value::Int(50),
+                Value::Filter(f.clone())
+            ])
+            .unwrap(),
+        vec![
+            ("page", Value::Int(1)),
+            ("perPage", Value::Int(50)),
+            ("filter", Value::Filter(f))
+        ]
+    );
+    // Refusals name the argument as callers know it.
+    for (op, values, field) in [
+        (&PAYMENT_METHOD_TYPES, vec![s(" ")], "countryId"),
+        (&MARKET_RATE, vec![s("NGA")], "countryCode"),
+        (&MARKET_RATE, vec![Value::Int(1)], "countryCode"),
+        (&WITHDRAWAL_INFO, vec![Value::Null], "symbol"),
+        (&MERCHANT_PAYMENT_REQUEST, vec![s("")], "reference"),
+        (
+            &ORDER_HISTORY,
+            vec![Value::Int(0), Value::Null, Value::Null],
+            "page",
+        ),
+        (
+            &ORDER_HISTORY,
+            vec![Value::Null, Value::Null, Value::Null],
+            "page",
+        ),
+        (
+            &ORDER_HISTORY,
+            vec![Value::Int(1), Value::Int(0), Value::Null],
+            "perPage",
+        ),
+        (
+            &ORDER_HISTORY,
+            vec![
+                Value::Int(1),
+                Value::Null,
+                Value::Filter(OrderHistoryFilter {
+                    date_from: Some("2024-02-30".into()),
+                    ..Default::default()
+                }),
+            ],
+            "filter.dateFrom",
+        ),
+        (&PROFILE, vec![s("x")], "arguments"),
+        (&MARKET_RATE, vec![], "arguments"),
+    ] {
+        let e = op.variables(values).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field)),
+            "{}",
+            op.name
+        );
+    }
+    assert_eq!(
+        PAYMENT_METHOD_TYPES.arg("countryId").unwrap().name,
+        "country"
+    );
+    assert!(PAYMENT_METHOD_TYPES.arg("country").is_none());
+}
+
+/// The sandbox's schema is the oracle: every declared operation's document parses, its root
+/// field is on the right schema's Query (or Mutation) type with exactly the declared
+/// arguments and return type, and every field of its default selection exists there.
+mod schema {
+    use super::*;
+    use async_graphql_parser::types::{
+        BaseType, DocumentOperations, Selection, SelectionSet, ServiceDocument, Type, TypeKind,
+        TypeSystemDefinition,
+    };
+    use std::collections::HashMap;
+
+    /// Object (and interface) types by name: field name → (argument name → type, type).
+    type Fields = HashMap<String, (Vec<(String, String)>, Type)>;
+
+    struct Schema {
+        query: String,
+        mutation: String,
+        types: HashMap<String, Fields>,
+    }
+
+    fn load(endpoint: Endpoint) -> Schema {
+        let file = match endpoint {
+            Endpoint::Bot => "bot.graphql",
+            Endpoint::Merchant => "merchant.graphql",
+        };
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sandbox/schema/");
+        let text = std::fs::read_to_string(format!("{path}{file}")).expect("schema file");
+        let doc: ServiceDocument =
+            async_graphql_parser::parse_schema(&text).expect("schema parses");
+        let mut schema = Schema {
+            query: "Query".into(),
+            mutation: "Mutation".into(),
+            types: HashMap::new(),
+        };
+        for def in doc.definitions {
+            match def {
+                TypeSystemDefinition::Schema(s) => {
+                    if let Some(q) = &s.node.query {
+                        schema.query = q.node.to_string();
+                    }
+                    if let Some(m) = &s.node.mutation {
+                        schema.mutation = m.node.to_string();
+                    }
+                }
+                TypeSystemDefinition::Type(t) => {
+                    let fields = match &t.node.kind {
+                        TypeKind::Object(o) => &o.fields,
+                        TypeKind::Interface(i) => &i.fields,
+                        _ => continue,
+                    };
+                    let map = fields
+                        .iter()
+                        .map(|f| {
+                            let args = f
+                                .node
+                                .arguments
+                                .iter()
+                                .map(|a| (a.node.name.node.to_string(), a.node.ty.node.to_string()))
+                                .collect();
+                            (f.node.name.node.to_string(), (args, f.node.ty.node.clone()))
+                        })
+                        .collect();
+                    schema
+                        .types
+                        .entry(t.node.name.node.to_string())
+                        .or_default()
+                        .extend::<Fields>(map);
+                }
+                TypeSystemDefinition::Directive(_) => {}
+            }
+        }
+        schema
+    }
+
+    fn named(ty: &Type) -> &str {
+        match &ty.base {
+            BaseType::Named(n) => n.as_str(),
+            BaseType::List(inner) => named(inner),
+        }
+    }
+
+    /// Every field selected in `set` exists on `type_name` (recursively); returns the
+    /// problems found.
+    fn check_selection(
+        schema: &Schema,
+        type_name: &str,
+        set: &SelectionSet,
+        at: &str,
+    ) -> Vec<String> {
+        let mut problems = vec![];
+        let Some(fields) = schema.types.get(type_name) else {
+            return vec![format!("{at}: {type_name} is not an object type")];
+        };
+        for item in &set.items {
+            let Selection::Field(f) = &item.node else {
+                problems.push(format!("{at}: only fields are expected"));
+                continue;
+            };
+            let name = f.node.name.node.as_str();
+            match fields.get(name) {
+                None => problems.push(format!("{at}: {type_name} has no field {name}")),
+                Some((_, ty)) => {
+                    let inner = &f.node.selection_set.node;
+                    let target = named(ty);
+                    let is_object = schema.types.contains_key(target);
+                    if is_object && inner.items.is_empty() {
+                        problems.push(format!("{at}.{name}: {target} needs a selection"));
+                    } else if !is_object && !inner.items.is_empty() {
+                        problems.push(format!("{at}.{name}: {target} is a leaf"));
+                    } else if is_object {
+                        problems.extend(check_selection(
+                            schema,
+                            target,
+                            inner,
+                            &format!("{at}.{name}"),
+                        ));
+                    }
+                }
+            }
+        }
+        problems
+    }
+
+    /// The problems of one declaration against its endpoint's schema.
+    fn check(op: &Operation, schema: &Schema) -> Vec<String> {
+        let mut problems = vec![];
+        let doc = op.document(op.fields);
+        let parsed = match async_graphql_parser::parse_query(&doc) {
+            Ok(p) => p,
+            Err(e) => return vec![format!("{}: the document does not parse: {e}", op.name)],
+        };
+        let operation = match &parsed.operations {
+            DocumentOperations::Single(o) => &o.node,
+            DocumentOperations::Multiple(m) => match m.get(op.name) {
+                Some(o) => &o.node,
+                None => return vec![format!("{}: not named {}", op.name, op.name)],
+            },
+        };
+        // Variables: exactly the declared arguments, with their declared types.
+        let vars: Vec<(String, String)> = operation
+            .variable_definitions
+            .iter()
+            .map(|v| {
+                (
+                    v.node.name.node.to_string(),
+                    v.node.var_type.node.to_string(),
+                )
+            })
+            .collect();
+        let declared: Vec<(String, String)> = op
+            .args
+            .iter()
+            .map(|a| (a.name.to_owned(), a.ty.to_owned()))
+            .collect();
+        if vars != declared {
+            problems.push(format!(
+                "{}: variables {vars:?} are not {declared:?}",
+                op.name
+            ));
+        }
+        let root = match op.kind {
+            Kind::Query => &schema.query,
+            Kind::Mutation => &schema.mutation,
+        };
+        let Some((args, ty)) = schema.types.get(root).and_then(|t| t.get(op.field)) else {
+            return vec![format!("{}: {root} has no field {}", op.name, op.field)];
+        };
+        let mut want = args.clone();
+        want.sort();
+        let mut have = declared.clone();
+        have.sort();
+        if want != have {
+            problems.push(format!(
+                "{}: {root}.{} takes {want:?}, declared {have:?}",
+                op.name, op.field
+            ));
+        }
+        if ty.to_string() != op.returns {
+            problems.push(format!(
+                "{}: {root}.{} returns {ty}, declared {}",
+                op.name, op.field, op.returns
+            ));
+        }
+        // The document's single root field, and the selection under it.
+        let items = &operation.selection_set.node.items;
+        let Some(Selection::Field(root_field)) = items.first().map(|i| &i.node) else {
+            return vec![format!("{}: no root field", op.name)];
+        };
+        if items.len() != 1 || root_field.node.name.node.as_str() != op.field {
+            problems.push(format!(
+                "{}: the root selection is not just {}",
+                op.name, op.field
+            ));
+        }
+        problems.extend(check_selection(
+            schema,
+            named(ty),
+            &root_field.node.selection_set.node,
+            op.name,
+        ));
+        problems
+    }
+
+    #[test]
+    fn every_declared_operation_matches_the_sandbox_schema() {
+        let bot = load(Endpoint::Bot);
+        let merchant = load(Endpoint::Merchant);
+        let mut problems = vec![];
+        for op in ALL {
+            let schema = match op.endpoint {
+                Endpoint::Bot => &bot,
+                Endpoint::Merchant => &merchant,
+            };
+            problems.extend(check(op, schema));
+        }
+        assert!(problems.is_empty(), "{problems:#?}");
+        // The bot schema has no merchant operations and the other way round.
+        assert!(!check(&ACCOUNT, &bot).is_empty());
+        assert!(!check(&PROFILE, &merchant).is_empty());
+    }
+
+    #[test]
+    fn the_check_catches_a_renamed_field_argument_or_type() {
+        let bot = load(Endpoint::Bot);
+        let merchant = load(Endpoint::Merchant);
+        let renamed_field = Operation {
+            fields: "id emailAddress",
+            ..PROFILE
+        };
+        let nested = Operation {
+            fields: "id currency { isoCode label }",
+            ..AVAILABLE_COUNTRIES
+        };
+        let leaf_with_selection = Operation {
+            fields: "id name { first }",
+            ..AVAILABLE_COUNTRIES
+        };
+        let renamed_root = Operation {
+            field: "withdrawalInformation",
+            ..WITHDRAWAL_INFO
+        };
+        let wrong_arg_type = Operation {
+            args: {
+                const A: &[Arg] = &[arg(
+                    "countryCode",
+                    "String",
+                    "countryCode",
+                    Check::CountryCode,
+                )];
+                A
+            },
+            ..MARKET_RATE
+        };
+        let wrong_arg_name = Operation {
+            args: {
+                const A: &[Arg] = &[arg("countryId", "ID!", "countryId", Check::CountryId)];
+                A
+            },
+            ..PAYMENT_METHOD_TYPES
+        };
+        let wrong_return = Operation {
+            returns: "MarketRate!",
+            ..MARKET_RATE
+        };
+        let under_data = Operation {
+            fields: "id status orderNumber",
+            ..ORDER_HISTORY
+        };
+        let as_mutation = Operation {
+            kind: Kind::Mutation,
+            ..RAMP_LIMITS
+        };
+        for (op, schema) in [
+            (&renamed_field, &bot),
+            (&nested, &merchant),
+            (&leaf_with_selection, &merchant),
+            (&renamed_root, &bot),
+            (&wrong_arg_type, &merchant),
+            (&wrong_arg_name, &merchant),
+            (&wrong_return, &merchant),
+            (&under_data, &bot),
+            (&as_mutation, &merchant),
+        ] {
+            assert!(!check(op, schema).is_empty(), "{op:?} passed");
+        }
+    }
+}
+
+/// The JavaScript bindings are written by hand (`#[wasm_bindgen]` attributes cannot read a
+/// constant), so this checks them against the declarations: every operation has its method
+/// on the right class, promising exactly the declared result type.
+#[test]
+fn js_bindings_promise_the_declared_results() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/");
+    let bot = std::fs::read_to_string(format!("{dir}bot.rs")).expect("src/js/bot.rs");
+    let merchant =
+        std::fs::read_to_string(format!("{dir}merchant.rs")).expect("src/js/merchant.rs");
+    let mut problems = vec![];
+    for op in ALL {
+        let source = match op.endpoint {
+            Endpoint::Bot => &bot,
+            Endpoint::Merchant => &merchant,
+        };
+        // The attribute block of the method: from its `#[wasm_bindgen(` to its `pub fn`.
+        let by_js_name = format!("js_name = {},", op.method);
+        let by_fn_name = format!("pub fn {}(", op.method);
+        let found = source.split("#[wasm_bindgen(").find(|chunk| {
+            let head = chunk.split("pub fn").next().unwrap_or("");
+            head.contains(&by_js_name) || chunk.contains(&by_fn_name)
+        });
+        let promise = format!("unchecked_return_type = \"Promise<{}>\"", op.result);
+        match found {
+            None => problems.push(format!("{}: no method {}", op.name, op.method)),
+            Some(chunk) if !chunk.contains(&promise) => problems.push(format!(
+                "{}: {} does not declare {promise}",
+                op.name, op.method
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
