@@ -354,15 +354,23 @@ fn is_token_char(b: u8) -> bool {
 
 fn check_header(name: &str, value: &str) -> Result<(), Error> {
     if name.is_empty() || !name.bytes().all(is_token_char) {
+        // Not a token: the name is not echoed, so the field is the option itself.
         return Err(Error::invalid(
             "headers",
             "headers: every name must be a valid HTTP header name",
         ));
     }
+    // From here the name is a valid token, so it can name the field: `headers.x-trace`.
+    let refuse = |what: &str| {
+        let mut field = String::from("headers.");
+        field.push_str(name);
+        let mut m = field.clone();
+        m.push_str(what);
+        Error::invalid(&field, m)
+    };
     if name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("content-type") {
-        return Err(Error::invalid(
-            "headers",
-            "headers may not set Authorization or Content-Type (use apiKey for the key)",
+        return Err(refuse(
+            " may not be set: the client sets Authorization and Content-Type (use apiKey for the key)",
         ));
     }
     // fetch refuses the rest (and would on every retry): line breaks, NUL, beyond Latin-1.
@@ -370,9 +378,8 @@ fn check_header(name: &str, value: &str) -> Result<(), Error> {
         .chars()
         .any(|c| c == '\r' || c == '\n' || c == '\0' || c > '\u{ff}')
     {
-        return Err(Error::invalid(
-            "headers",
-            "headers: values may not contain line breaks, NUL or characters beyond Latin-1",
+        return Err(refuse(
+            " may not contain line breaks, NUL or characters beyond Latin-1",
         ));
     }
     Ok(())
@@ -518,7 +525,13 @@ mod tests {
             ("X-Ok", "caf\u{e9} \u{20ac}"),
         ] {
             o.headers = vec![(name.into(), value.into())];
-            assert_eq!(field(Config::new(&o, BOT_PATH)), "headers", "{name}");
+            // A valid name names the field (`headers.X-Ok`); an invalid one is not echoed.
+            let want = if name.is_empty() || name.contains(' ') {
+                "headers".to_owned()
+            } else {
+                format!("headers.{name}")
+            };
+            assert_eq!(field(Config::new(&o, BOT_PATH)), want, "{name}");
         }
         // Latin-1 is what fetch takes in a header value.
         o.headers = vec![("X-Ok".into(), "caf\u{e9}".into())];

@@ -78,8 +78,8 @@ describe("constructor options", () => {
     [{ baseUrl: "not a url" }, "baseUrl"],
     [{ baseUrl: SANDBOX_URL, timeoutMs: -1 }, "timeoutMs"],
     [{ baseUrl: SANDBOX_URL, maxRetries: 1.5 }, "maxRetries"],
-    [{ baseUrl: SANDBOX_URL, headers: { Authorization: "Bearer x" } }, "headers"],
-    [{ baseUrl: SANDBOX_URL, headers: { "content-type": "text/plain" } }, "headers"],
+    [{ baseUrl: SANDBOX_URL, headers: { Authorization: "Bearer x" } }, "headers.Authorization"],
+    [{ baseUrl: SANDBOX_URL, headers: { "content-type": "text/plain" } }, "headers.content-type"],
     [{ baseUrl: SANDBOX_URL, fetch: 42 }, "fetch"],
   ];
   for (const [opts, field] of bad) {
