@@ -538,3 +538,33 @@ fn js_bindings_promise_the_declared_results() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// The npm README's method tables are prose, so this checks them against the declarations:
+/// every operation has a row for its method (`| \`method(…)\` |`) naming its result type.
+#[test]
+fn npm_readme_tables_name_every_operation_and_its_result() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/README.md");
+    let readme = std::fs::read_to_string(path).expect("pkg-template/README.md");
+    let mut problems = vec![];
+    for op in ALL {
+        let start = format!("| `{}(", op.method);
+        let rows: Vec<&str> = readme.lines().filter(|l| l.starts_with(&start)).collect();
+        // In a Markdown table cell a `|` is written `\|`.
+        let result = format!("`{}`", op.result.replace('|', "\\|"));
+        match rows.as_slice() {
+            [] => problems.push(format!("{}: no README row for {}", op.name, op.method)),
+            [row] if !row.contains(&result) => problems.push(format!(
+                "{}: the row of {} does not name {result}",
+                op.name, op.method
+            )),
+            [_] => {}
+            _ => problems.push(format!(
+                "{}: {} rows for {}",
+                op.name,
+                rows.len(),
+                op.method
+            )),
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
