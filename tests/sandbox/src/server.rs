@@ -1,6 +1,6 @@
 //! Shared state, the axum router and its handlers.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -104,6 +104,9 @@ pub struct AppState {
     pub config: Config,
     bot: BotSchema,
     merchant: MerchantSchema,
+    /// Non-null root fields of each schema (for null propagation at the root).
+    bot_non_null: HashSet<(String, String)>,
+    merchant_non_null: HashSet<(String, String)>,
     log: Mutex<RequestLog>,
     fail_counts: Mutex<HashMap<String, u64>>,
 }
@@ -115,9 +118,13 @@ impl AppState {
             max_per_page: config.max_per_page,
             base_url: config.base_url.clone(),
         };
+        let bot = build_bot_schema(store.clone(), schema_config.clone());
+        let merchant = build_merchant_schema(store.clone(), schema_config);
         Arc::new(AppState {
-            bot: build_bot_schema(store.clone(), schema_config.clone()),
-            merchant: build_merchant_schema(store.clone(), schema_config),
+            bot_non_null: non_null_root_fields(&bot.sdl()),
+            merchant_non_null: non_null_root_fields(&merchant.sdl()),
+            bot,
+            merchant,
             store,
             config,
             log: Mutex::new(RequestLog {
@@ -630,6 +637,8 @@ async fn serve_graphql(
     let partial_field = fault
         .partial
         .then(|| first_top_level_field(&gql.query, gql.operation_name.as_deref()));
+    let query = gql.query.clone();
+    let operation_name = gql.operation_name.clone();
     let mut response = match identity {
         Identity::Agent(i) => state.bot.execute(gql.data(AgentIdentity(i))).await,
         Identity::Merchant { secret } => {
@@ -640,7 +649,15 @@ async fn serve_graphql(
         }
     };
     add_error_codes(&mut response);
-    propagate_root_nulls(&mut response);
+    propagate_root_nulls(
+        &mut response,
+        &query,
+        operation_name.as_deref(),
+        match endpoint {
+            Endpoint::Bot => &state.bot_non_null,
+            Endpoint::Merchant => &state.merchant_non_null,
+        },
+    );
     if let Some(field) = partial_field {
         let mut err = ServerError::new("sandbox partial failure", None);
         err.path = field.map(PathSegment::Field).into_iter().collect();
@@ -689,20 +706,145 @@ fn add_error_codes(response: &mut async_graphql::Response) {
     }
 }
 
-/// GraphQL null propagation up to the root, which async-graphql skips for root fields: when
-/// a non-null root field fails, async-graphql leaves its key out of `data`; the spec (and
-/// the real service) then answer `data: null`.
-fn propagate_root_nulls(response: &mut async_graphql::Response) {
-    let async_graphql::Value::Object(data) = &response.data else {
+/// GraphQL null propagation at the root, which async-graphql skips: when a root field's
+/// resolver fails, async-graphql leaves its key out of `data`. The spec (and the real
+/// service) then answer `"field": null` for a nullable field (every mutation here), and
+/// `data: null` for a non-null one (`orderHistory`, `account`, …). `non_null` lists the
+/// non-null root fields as `(root type, field name)`; a key that cannot be matched to a
+/// field counts as non-null (the conservative answer).
+fn propagate_root_nulls(
+    response: &mut async_graphql::Response,
+    query: &str,
+    operation_name: Option<&str>,
+    non_null: &HashSet<(String, String)>,
+) {
+    let failed_root_keys = || {
+        response.errors.iter().filter_map(|e| match e.path.first() {
+            Some(PathSegment::Field(key)) => Some(key.clone()),
+            _ => None,
+        })
+    };
+    // When every root field failed, async-graphql answers `data: null` instead of `{}`.
+    let mut data = match &response.data {
+        async_graphql::Value::Object(data) => data.clone(),
+        async_graphql::Value::Null if failed_root_keys().next().is_some() => Default::default(),
+        _ => return,
+    };
+    let missing: Vec<String> = failed_root_keys()
+        .filter(|key| !data.contains_key(key.as_str()))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let Some((root, fields)) = root_fields(query, operation_name) else {
+        response.data = async_graphql::Value::Null;
         return;
     };
-    let failed_non_null_root = response.errors.iter().any(|e| match e.path.first() {
-        Some(PathSegment::Field(key)) => !data.contains_key(key.as_str()),
-        _ => false,
-    });
-    if failed_non_null_root {
+    let nullable = |key: &String| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .is_some_and(|(_, name)| !non_null.contains(&(root.to_string(), name.clone())))
+    };
+    if !missing.iter().all(nullable) {
         response.data = async_graphql::Value::Null;
+        return;
     }
+    // Rebuild in selection order, the failed nullable fields as null.
+    let mut out = async_graphql::indexmap::IndexMap::new();
+    for (key, _) in &fields {
+        let name = async_graphql::Name::new(key);
+        if out.contains_key(&name) {
+            continue;
+        }
+        if let Some(v) = data.shift_remove(&name) {
+            out.insert(name, v);
+        } else if missing.contains(key) {
+            out.insert(name, async_graphql::Value::Null);
+        }
+    }
+    out.extend(data);
+    response.data = async_graphql::Value::Object(out);
+}
+
+/// `(root type, field name)` of every non-null field of the schema's `Query` and
+/// `Mutation` types, read from its SDL.
+pub fn non_null_root_fields(sdl: &str) -> HashSet<(String, String)> {
+    use async_graphql::parser::types::{TypeKind, TypeSystemDefinition};
+    let Ok(doc) = async_graphql::parser::parse_schema(sdl) else {
+        return HashSet::new();
+    };
+    let mut out = HashSet::new();
+    for def in doc.definitions {
+        let TypeSystemDefinition::Type(t) = def else {
+            continue;
+        };
+        let name = t.node.name.node.to_string();
+        if name != "Query" && name != "Mutation" {
+            continue;
+        }
+        if let TypeKind::Object(o) = &t.node.kind {
+            for f in &o.fields {
+                if !f.node.ty.node.nullable {
+                    out.insert((name.clone(), f.node.name.node.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The chosen operation's root type (`Query`/`Mutation`/`Subscription`) and its top-level
+/// fields as `(response key, field name)`, fragments included.
+fn root_fields(
+    query: &str,
+    operation_name: Option<&str>,
+) -> Option<(&'static str, Vec<(String, String)>)> {
+    use async_graphql::parser::types::{
+        DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet,
+    };
+    fn collect(
+        doc: &ExecutableDocument,
+        set: &SelectionSet,
+        depth: usize,
+        out: &mut Vec<(String, String)>,
+    ) {
+        if depth > 16 {
+            return;
+        }
+        for sel in &set.items {
+            match &sel.node {
+                Selection::Field(f) => out.push((
+                    f.node.response_key().node.to_string(),
+                    f.node.name.node.to_string(),
+                )),
+                Selection::InlineFragment(i) => {
+                    collect(doc, &i.node.selection_set.node, depth + 1, out)
+                }
+                Selection::FragmentSpread(s) => {
+                    if let Some(frag) = doc.fragments.get(&s.node.fragment_name.node) {
+                        collect(doc, &frag.node.selection_set.node, depth + 1, out);
+                    }
+                }
+            }
+        }
+    }
+    let doc = async_graphql::parser::parse_query(query).ok()?;
+    let op = match (&doc.operations, operation_name) {
+        (DocumentOperations::Single(op), _) => op,
+        (DocumentOperations::Multiple(ops), Some(name)) => {
+            ops.iter().find(|(n, _)| n.as_str() == name)?.1
+        }
+        (DocumentOperations::Multiple(ops), None) => ops.values().next()?,
+    };
+    let root = match op.node.ty {
+        OperationType::Query => "Query",
+        OperationType::Mutation => "Mutation",
+        OperationType::Subscription => "Subscription",
+    };
+    let mut out = Vec::new();
+    collect(&doc, &op.node.selection_set.node, 0, &mut out);
+    Some((root, out))
 }
 
 /// Response key (alias or name) of the first field the chosen operation selects.
