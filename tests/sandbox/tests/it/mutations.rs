@@ -1155,3 +1155,46 @@ async fn a_refused_mutation_is_null_and_the_others_still_run() {
         .await;
     assert_eq!(v["data"], Value::Null, "{v}");
 }
+
+/// The example orders the README names (the newest of each kind), so the docs stay true.
+#[tokio::test]
+async fn documented_fixture_orders() {
+    let sb = sandbox();
+    for (agent, status, ty, id) in [
+        (1, "pending", "withdrawal", "p2p_001473"),
+        (1, "picked_up", "withdrawal", "p2p_001402"),
+        (1, "paid", "withdrawal", "p2p_001569"),
+        (1, "completed", "withdrawal", "p2p_001600"),
+        (1, "canceled", "withdrawal", "p2p_001481"),
+        (1, "pending", "deposit", "p2p_001577"),
+        (1, "picked_up", "deposit", "p2p_001563"),
+        (1, "paid", "deposit", "p2p_001573"),
+        (1, "completed", "deposit", "p2p_001599"),
+        (1, "canceled", "deposit", "p2p_001547"),
+        (2, "pending", "withdrawal", "p2p_200031"),
+        (2, "pending", "deposit", "p2p_200035"),
+    ] {
+        assert_eq!(
+            find(&sb, agent, status, ty).await["id"],
+            id,
+            "{agent} {status} {ty}"
+        );
+    }
+    let counts = |orders: &[Value], status: &str, ty: &str| {
+        orders
+            .iter()
+            .filter(|o| o["status"] == status && o["paymentType"] == ty)
+            .count()
+    };
+    let one = dump(&sb, 1).await;
+    assert_eq!(
+        [
+            counts(&one, "pending", "withdrawal"),
+            counts(&one, "picked_up", "withdrawal"),
+            counts(&one, "pending", "deposit"),
+            counts(&one, "picked_up", "deposit"),
+            counts(&one, "paid", "deposit"),
+        ],
+        [8, 6, 22, 19, 20]
+    );
+}
