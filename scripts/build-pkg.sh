@@ -34,10 +34,8 @@ wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_in"
 
 if [ "$opt" = 1 ]; then
   for w in pkg/web/${name}_bg.wasm pkg/node/${name}_bg.wasm; do
-    # --low-memory-unused: rustc's wasm32 layout keeps the first KiB unused (the stack sits
-    # below the data, growing down), so wasm-opt may fold constant offsets into loads and
-    # stores. --strip-target-features: that custom section is for linkers, not engines.
-    "$wasm_opt" -Oz --converge --low-memory-unused \
+    # --strip-target-features: that custom section is for linkers, not engines.
+    "$wasm_opt" -Oz --converge \
       --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       --strip-debug --strip-producers --strip-target-features "$w" -o "$w.opt"

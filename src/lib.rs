@@ -14,7 +14,6 @@
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
 //! | [`transport`] | the transport seam; `FetchTransport` on wasm32 |
 //! | [`pager`] | the `orders()` pagination state machine |
-//! | [`heap`] | the wasm32 global allocator (size classes; smaller than dlmalloc) |
 //! | [`bot`] | [`BotClient`]: profile, orderHistory, orders, withdrawalInfo, request |
 //! | [`merchant`] | [`MerchantClient`]: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
@@ -42,7 +41,6 @@ pub mod call;
 pub mod config;
 pub mod error;
 pub mod graphql;
-pub mod heap;
 pub mod inputs;
 pub mod json;
 pub mod keys;
@@ -55,6 +53,12 @@ pub mod types;
 
 #[cfg(target_arch = "wasm32")]
 mod js;
+
+/// The wasm32 global allocator: talc (smaller than std's dlmalloc on wasm32; measured in
+/// scripts/build-pkg.sh's sizes).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[cfg(test)]
 mod testing;
