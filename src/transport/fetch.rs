@@ -12,31 +12,15 @@ use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, RequestInit};
 
 use super::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 
+// web-sys has `setTimeout`/`clearTimeout` only as methods of `Window` and `WorkerGlobalScope`,
+// with a numeric id; these are the globals, reachable from a page, a worker and Node (whose
+// timer id is an object).
 #[wasm_bindgen]
 extern "C" {
-    /// A DOM / Node `AbortSignal` (anything with `aborted` and `addEventListener`).
-    #[wasm_bindgen(typescript_type = "AbortSignal")]
-    #[derive(Clone, Debug)]
-    pub type AbortSignal;
-    /// Whether the signal has been aborted.
-    #[wasm_bindgen(method, getter)]
-    pub fn aborted(this: &AbortSignal) -> bool;
-    #[wasm_bindgen(method, js_name = addEventListener)]
-    fn add_event_listener(this: &AbortSignal, kind: &str, listener: &Function);
-    #[wasm_bindgen(method, js_name = removeEventListener)]
-    fn remove_event_listener(this: &AbortSignal, kind: &str, listener: &Function);
-
-    type AbortController;
-    #[wasm_bindgen(constructor, catch)]
-    fn new() -> Result<AbortController, JsValue>;
-    #[wasm_bindgen(method, getter)]
-    fn signal(this: &AbortController) -> JsValue;
-    #[wasm_bindgen(method)]
-    fn abort(this: &AbortController);
-
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(handler: &Function, ms: f64, arg: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
@@ -131,7 +115,7 @@ fn read_header(response: &JsValue, name: &str) -> Option<String> {
 async fn attempt(
     fetch: &Function,
     url: &str,
-    init: &Object,
+    init: &RequestInit,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
     let pending = fetch.call2(&global(), &JsValue::from_str(url), init)?;
@@ -173,13 +157,11 @@ impl Transport for FetchTransport {
         for (name, value) in request.headers {
             set(&headers, name, &JsValue::from_str(value));
         }
-        let init = Object::new();
-        set(&init, "method", &JsValue::from_str("POST"));
-        set(&init, "headers", &headers);
-        set(&init, "body", &JsValue::from_str(request.body));
-        if let Some(c) = &controller {
-            set(&init, "signal", &c.signal());
-        }
+        let init = RequestInit::new();
+        init.set_method("POST");
+        init.set_headers(&headers);
+        init.set_body(&JsValue::from_str(request.body));
+        init.set_signal(controller.as_ref().map(AbortController::signal).as_ref());
 
         let mut reject_slot: Option<Function> = None;
         let cancel = Promise::new(&mut |_resolve, reject| reject_slot = Some(reject));
@@ -192,14 +174,14 @@ impl Transport for FetchTransport {
         let marker: JsValue = Object::new().into();
         let timer = set_timeout(&reject, f64::from(request.timeout_ms), &marker);
         if let Some(s) = signal {
-            s.add_event_listener("abort", &reject);
+            let _ = s.add_event_listener_with_callback("abort", &reject);
         }
 
         let result = attempt(&fetch, request.url, &init, &cancel).await;
 
         clear_timeout(&timer);
         if let Some(s) = signal {
-            s.remove_event_listener("abort", &reject);
+            let _ = s.remove_event_listener_with_callback("abort", &reject);
         }
         result.map_err(|e| {
             if let Some(c) = &controller {
@@ -226,12 +208,12 @@ impl Transport for FetchTransport {
         };
         let timer = set_timeout(&resolve, ms.min(2_147_483_647) as f64, &JsValue::UNDEFINED);
         if let Some(s) = signal {
-            s.add_event_listener("abort", &reject);
+            let _ = s.add_event_listener_with_callback("abort", &reject);
         }
         let r = JsFuture::from(done).await;
         clear_timeout(&timer);
         if let Some(s) = signal {
-            s.remove_event_listener("abort", &reject);
+            let _ = s.remove_event_listener_with_callback("abort", &reject);
         }
         r.map(|_| ()).map_err(|_| TransportError::Aborted)
     }
