@@ -66,11 +66,8 @@ export interface FetchResponseLike {
   text(): Promise<string>;
 }
 
-/** A `fetch` implementation (the global `fetch` fits). */
-export type FetchLike = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
-) => Promise<FetchResponseLike>;
+/** A `fetch` implementation, called with one `Request` (the global `fetch` fits). */
+export type FetchLike = (input: Request) => Promise<FetchResponseLike>;
 
 /**
  * Options of `new BotClient(…)`: exactly one of `baseUrl` and `endpoint`. Invalid options

@@ -1,18 +1,24 @@
-//! The `fetch` transport (wasm32 only): the one place that calls `fetch`.
+//! The `fetch` transport (wasm32 only): the one place that sends requests.
 //!
-//! Uses the global object's `fetch` (looked up on every call, so polyfills and test mocks
-//! installed later are honoured; never `window`, so Node 18+ and workers work) or the
-//! function given in the options. Each attempt gets its own `AbortController`; a timer and
-//! the caller's signal reject a "cancel" promise that is raced against the response and
-//! the body, so even a `fetch` that ignores its signal cannot hang a call. No Rust closures
-//! are created: the promise's own `reject` function is the timer callback and the abort
-//! listener.
+//! gloo-net builds every request (`POST`, headers, body, the attempt's abort signal). Without
+//! a `fetch` option, gloo-net sends it (the global `fetch`, looked up at call time, never
+//! `window`: Node 18+ and workers work). With one, the built request, converted into a
+//! `web_sys::Request`, is that function's single argument: the same request goes out either
+//! way. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
+//! "cancel" promise that is raced against the response and the body, so even a `fetch` that
+//! ignores its signal cannot hang a call. The body is read as a JavaScript string
+//! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
+//! the promise's own `reject` function is the timer callback and the abort listener.
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::task::Poll;
+
+use js_sys::{Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, RequestInit};
+use web_sys::{AbortController, AbortSignal};
 
 use super::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 
@@ -34,18 +40,15 @@ pub struct FetchTransport {
 }
 
 impl FetchTransport {
-    /// Uses `fetch` when given, else the global `fetch` at call time.
+    /// Sends with `fetch` when given (called with one `Request`), else with gloo-net (the
+    /// global `fetch` at call time).
     pub fn new(fetch: Option<Function>) -> Self {
         FetchTransport { fetch }
     }
 
     /// Whether the global object has a `fetch` function.
     pub fn has_global_fetch() -> bool {
-        global_fn("fetch").is_some()
-    }
-
-    fn fetch_fn(&self) -> Option<Function> {
-        self.fetch.clone().or_else(|| global_fn("fetch"))
+        get(&global(), "fetch").is_function()
     }
 }
 
@@ -54,32 +57,30 @@ pub fn global() -> JsValue {
     js_sys::global().into()
 }
 
-fn global_fn(name: &str) -> Option<Function> {
-    Reflect::get(&global(), &JsValue::from_str(name))
-        .ok()?
-        .dyn_into::<Function>()
-        .ok()
-}
-
+/// `target[key]` through `Reflect` (which catches: the caller's objects may have throwing
+/// getters); `undefined` when it throws.
 fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn set(target: &Object, key: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-/// Awaits `p`, or the rejection of `cancel`, whichever settles first.
-async fn race(p: &JsValue, cancel: &Promise) -> Result<JsValue, JsValue> {
-    let both = Array::new();
-    both.push(p);
-    both.push(cancel);
-    JsFuture::from(Promise::race(&both)).await
-}
-
-/// `f.call(this, arg)` (one binding for every call the transport makes: fewer imports).
-fn call(f: &Function, this: &JsValue, arg: &JsValue) -> Result<JsValue, JsValue> {
-    f.call2(this, arg, &JsValue::UNDEFINED)
+/// Awaits `work`, or the rejection of `cancel`, whichever settles first (a two-way select
+/// over std's `poll_fn`: the one combinator needed, no futures crate for it).
+async fn or_cancel<T>(
+    work: impl Future<Output = Result<T, JsValue>>,
+    cancel: &Promise,
+) -> Result<T, JsValue> {
+    let mut work = pin!(work);
+    let mut cancel = JsFuture::from(cancel.clone());
+    poll_fn(|cx| {
+        if let Poll::Ready(r) = work.as_mut().poll(cx) {
+            return Poll::Ready(r);
+        }
+        match std::pin::Pin::new(&mut cancel).poll(cx) {
+            Poll::Ready(r) => Poll::Ready(Err(r.err().unwrap_or(JsValue::UNDEFINED))),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await
 }
 
 /// A short description of a fetch failure, e.g. `"fetch failed (ECONNREFUSED)"`.
@@ -104,33 +105,80 @@ fn describe(e: &JsValue) -> String {
     out
 }
 
-fn read_header(response: &JsValue, name: &str) -> Option<String> {
-    let headers = get(response, "headers");
-    let getter = get(&headers, "get").dyn_into::<Function>().ok()?;
-    call(&getter, &headers, &JsValue::from_str(name))
-        .ok()?
-        .as_string()
+/// A gloo-net error as the `JsValue` [`describe`] reads (its message).
+fn gloo_error(e: gloo_net::Error) -> JsValue {
+    JsValue::from_str(&match e {
+        gloo_net::Error::JsError(e) => e.message,
+        gloo_net::Error::GlooError(m) => m,
+    })
 }
 
-async fn attempt(
-    fetch: &Function,
-    url: &str,
-    init: &RequestInit,
+/// The request, built by gloo-net: `POST`, every header, the body, the attempt's signal.
+fn build(
+    request: &HttpRequest<'_>,
+    signal: Option<&AbortSignal>,
+) -> Result<gloo_net::http::Request, JsValue> {
+    let mut builder = gloo_net::http::Request::post(request.url).abort_signal(signal);
+    for (name, value) in request.headers {
+        builder = builder.header(name, value);
+    }
+    builder.body(request.body).map_err(gloo_error)
+}
+
+/// The body as a JavaScript string, raced against `cancel`.
+async fn body_text(
+    pending: Result<Promise, JsValue>,
+    cancel: &Promise,
+) -> Result<JsString, JsValue> {
+    or_cancel(JsFuture::from(pending?), cancel)
+        .await?
+        .dyn_into::<JsString>()
+        .map_err(|_| JsValue::from_str("the response body could not be read as text"))
+}
+
+/// Sends with gloo-net; reads the `web_sys::Response` it returns.
+async fn send_gloo(
+    request: gloo_net::http::Request,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
-    let pending = fetch.call2(&global(), &JsValue::from_str(url), init)?;
-    let response = race(&pending, cancel).await?;
+    let response: web_sys::Response =
+        or_cancel(async { request.send().await.map_err(gloo_error) }, cancel)
+            .await?
+            .into();
+    let retry_after = response.headers().get("retry-after").ok().flatten();
+    let body = body_text(response.text(), cancel).await?;
+    Ok(HttpResponse {
+        status: response.status(),
+        retry_after,
+        body,
+    })
+}
+
+/// Sends with the caller's `fetch` (one `Request` argument); reads the Response-like object it
+/// resolves to (`status`, `headers.get(name)`, `text()`) through `Reflect` and catching calls:
+/// it is the caller's object, and any of its getters may throw.
+async fn send_custom(
+    fetch: &Function,
+    request: web_sys::Request,
+    cancel: &Promise,
+) -> Result<HttpResponse, JsValue> {
+    let pending = fetch.call1(&global(), &request)?;
+    let response = or_cancel(JsFuture::from(Promise::resolve(&pending)), cancel).await?;
+    let not_a_response = || JsValue::from_str("fetch did not return a Response");
     let status = get(&response, "status")
         .as_f64()
-        .ok_or_else(|| JsValue::from_str("fetch did not return a Response"))?;
-    let retry_after = read_header(&response, "retry-after");
+        .ok_or_else(not_a_response)?;
+    let headers = get(&response, "headers");
+    let retry_after = get(&headers, "get")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
+        .and_then(|v| v.as_string());
     let text = get(&response, "text")
         .dyn_into::<Function>()
-        .map_err(|_| JsValue::from_str("fetch did not return a Response"))?;
-    let body = race(&call(&text, &response, &JsValue::UNDEFINED)?, cancel).await?;
-    let body = body
-        .dyn_into::<JsString>()
-        .map_err(|_| JsValue::from_str("the response body could not be read as text"))?;
+        .map_err(|_| not_a_response())?;
+    let pending = text.call0(&response).map(|p| Promise::resolve(&p));
+    let body = body_text(pending, cancel).await?;
     Ok(HttpResponse {
         status: status.clamp(0.0, 999.0) as u16,
         retry_after,
@@ -147,21 +195,16 @@ impl Transport for FetchTransport {
         if is_aborted(signal) {
             return Err(TransportError::Aborted);
         }
-        let Some(fetch) = self.fetch_fn() else {
+        if self.fetch.is_none() && !Self::has_global_fetch() {
             return Err(TransportError::Network(
                 "no fetch implementation is available; pass the fetch option".into(),
             ));
-        };
-        let controller = AbortController::new().ok();
-        let headers = Object::new();
-        for (name, value) in request.headers {
-            set(&headers, name, &JsValue::from_str(value));
         }
-        let init = RequestInit::new();
-        init.set_method("POST");
-        init.set_headers(&headers);
-        init.set_body(&JsValue::from_str(request.body));
-        init.set_signal(controller.as_ref().map(AbortController::signal).as_ref());
+        let controller = AbortController::new().ok();
+        let built = build(
+            request,
+            controller.as_ref().map(AbortController::signal).as_ref(),
+        );
 
         let mut reject_slot: Option<Function> = None;
         let cancel = Promise::new(&mut |_resolve, reject| reject_slot = Some(reject));
@@ -177,7 +220,11 @@ impl Transport for FetchTransport {
             let _ = s.add_event_listener_with_callback("abort", &reject);
         }
 
-        let result = attempt(&fetch, request.url, &init, &cancel).await;
+        let result = match (built, &self.fetch) {
+            (Err(e), _) => Err(e),
+            (Ok(r), None) => send_gloo(r, &cancel).await,
+            (Ok(r), Some(fetch)) => send_custom(fetch, r.into(), &cancel).await,
+        };
 
         clear_timeout(&timer);
         if let Some(s) = signal {
@@ -226,7 +273,9 @@ impl Transport for FetchTransport {
         js_sys::Date::now()
     }
 
-    /// A `window`, `document` or `WorkerGlobalScope` global (looked up on every call).
+    /// A `window`, `document` or `WorkerGlobalScope` global (looked up on every call). By
+    /// name, not by `instanceof Window`: environments that define these globals (jsdom, the
+    /// tests' simulation) count as browsers too.
     fn browser_like(&self) -> bool {
         let g = global();
         ["window", "document", "WorkerGlobalScope"]
