@@ -12,7 +12,7 @@
 //! | [`error`] | [`Error`], its codes, classification by HTTP status |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
-//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 |
+//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds and sends each request; web-sys bindings) |
 //! | [`pager`] | the `orders()` pagination state machine |
 //! | [`bot`] | [`BotClient`]: profile, orderHistory, orders, withdrawalInfo, request |
 //! | [`merchant`] | [`MerchantClient`]: account and the public-key-safe reads; the browser guard |
