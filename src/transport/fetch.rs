@@ -1,20 +1,18 @@
 //! The `fetch` transport (wasm32 only): the one place that sends requests.
 //!
-//! gloo-net builds every request (`POST`, headers, body, the attempt's abort signal). Without
-//! a `fetch` option, gloo-net sends it (the global `fetch`, looked up at call time, never
-//! `window`: Node 18+ and workers work). With one, the built request, converted into a
-//! `web_sys::Request`, is that function's single argument: the same request goes out either
-//! way. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
+//! gloo-net builds every request (`POST`, headers, body, the attempt's abort signal), which
+//! is converted into a `web_sys::Request` and given, as the single argument, to the `fetch`
+//! option or else to the global `fetch` (looked up at call time, never `window`: Node 18+ and
+//! workers work, and polyfills and mocks installed later are honoured). The same request goes
+//! out either way. Not gloo-net's `send`: it panics (a trap, here) when a replaced global
+//! `fetch` resolves to anything but a native `Response` or rejects with anything but an
+//! `Error`, and it drops the error's `cause`. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
 //! "cancel" promise that is raced against the response and the body, so even a `fetch` that
 //! ignores its signal cannot hang a call. The body is read as a JavaScript string
 //! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
 //! the promise's own `reject` function is the timer callback and the abort listener.
 
-use std::future::{poll_fn, Future};
-use std::pin::pin;
-use std::task::Poll;
-
-use js_sys::{Function, JsString, Object, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -40,8 +38,8 @@ pub struct FetchTransport {
 }
 
 impl FetchTransport {
-    /// Sends with `fetch` when given (called with one `Request`), else with gloo-net (the
-    /// global `fetch` at call time).
+    /// Sends with `fetch` when given, else with the global `fetch` at call time (either is
+    /// called with one `Request`).
     pub fn new(fetch: Option<Function>) -> Self {
         FetchTransport { fetch }
     }
@@ -63,24 +61,10 @@ fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Awaits `work`, or the rejection of `cancel`, whichever settles first (a two-way select
-/// over std's `poll_fn`: the one combinator needed, no futures crate for it).
-async fn or_cancel<T>(
-    work: impl Future<Output = Result<T, JsValue>>,
-    cancel: &Promise,
-) -> Result<T, JsValue> {
-    let mut work = pin!(work);
-    let mut cancel = JsFuture::from(cancel.clone());
-    poll_fn(|cx| {
-        if let Poll::Ready(r) = work.as_mut().poll(cx) {
-            return Poll::Ready(r);
-        }
-        match std::pin::Pin::new(&mut cancel).poll(cx) {
-            Poll::Ready(r) => Poll::Ready(Err(r.err().unwrap_or(JsValue::UNDEFINED))),
-            Poll::Pending => Poll::Pending,
-        }
-    })
-    .await
+/// Awaits `p` (any value: `Promise.race` adopts it), or the rejection of `cancel`, whichever
+/// settles first.
+async fn race(p: &JsValue, cancel: &Promise) -> Result<JsValue, JsValue> {
+    JsFuture::from(Promise::race(&Array::of2(p, cancel))).await
 }
 
 /// A short description of a fetch failure, e.g. `"fetch failed (ECONNREFUSED)"`.
@@ -125,45 +109,15 @@ fn build(
     builder.body(request.body).map_err(gloo_error)
 }
 
-/// The body as a JavaScript string, raced against `cancel`.
-async fn body_text(
-    pending: Result<Promise, JsValue>,
-    cancel: &Promise,
-) -> Result<JsString, JsValue> {
-    or_cancel(JsFuture::from(pending?), cancel)
-        .await?
-        .dyn_into::<JsString>()
-        .map_err(|_| JsValue::from_str("the response body could not be read as text"))
-}
-
-/// Sends with gloo-net; reads the `web_sys::Response` it returns.
-async fn send_gloo(
-    request: gloo_net::http::Request,
-    cancel: &Promise,
-) -> Result<HttpResponse, JsValue> {
-    let response: web_sys::Response =
-        or_cancel(async { request.send().await.map_err(gloo_error) }, cancel)
-            .await?
-            .into();
-    let retry_after = response.headers().get("retry-after").ok().flatten();
-    let body = body_text(response.text(), cancel).await?;
-    Ok(HttpResponse {
-        status: response.status(),
-        retry_after,
-        body,
-    })
-}
-
-/// Sends with the caller's `fetch` (one `Request` argument); reads the Response-like object it
-/// resolves to (`status`, `headers.get(name)`, `text()`) through `Reflect` and catching calls:
-/// it is the caller's object, and any of its getters may throw.
-async fn send_custom(
+/// Sends with `fetch` (one `Request` argument); reads the Response-like object it resolves to
+/// (`status`, `headers.get(name)`, `text()`) through `Reflect` and catching calls: a caller's
+/// `fetch`, or a replaced global one, may return any object, whose getters may throw.
+async fn send(
     fetch: &Function,
     request: web_sys::Request,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
-    let pending = fetch.call1(&global(), &request)?;
-    let response = or_cancel(JsFuture::from(Promise::resolve(&pending)), cancel).await?;
+    let response = race(&fetch.call1(&global(), &request)?, cancel).await?;
     let not_a_response = || JsValue::from_str("fetch did not return a Response");
     let status = get(&response, "status")
         .as_f64()
@@ -177,8 +131,10 @@ async fn send_custom(
     let text = get(&response, "text")
         .dyn_into::<Function>()
         .map_err(|_| not_a_response())?;
-    let pending = text.call0(&response).map(|p| Promise::resolve(&p));
-    let body = body_text(pending, cancel).await?;
+    let body = race(&text.call0(&response)?, cancel)
+        .await?
+        .dyn_into::<JsString>()
+        .map_err(|_| JsValue::from_str("the response body could not be read as text"))?;
     Ok(HttpResponse {
         status: status.clamp(0.0, 999.0) as u16,
         retry_after,
@@ -195,11 +151,16 @@ impl Transport for FetchTransport {
         if is_aborted(signal) {
             return Err(TransportError::Aborted);
         }
-        if self.fetch.is_none() && !Self::has_global_fetch() {
+        // The caller's `fetch`, else the global one, looked up on every call.
+        let Some(fetch) = self
+            .fetch
+            .clone()
+            .or_else(|| get(&global(), "fetch").dyn_into::<Function>().ok())
+        else {
             return Err(TransportError::Network(
                 "no fetch implementation is available; pass the fetch option".into(),
             ));
-        }
+        };
         let controller = AbortController::new().ok();
         let built = build(
             request,
@@ -220,10 +181,9 @@ impl Transport for FetchTransport {
             let _ = s.add_event_listener_with_callback("abort", &reject);
         }
 
-        let result = match (built, &self.fetch) {
-            (Err(e), _) => Err(e),
-            (Ok(r), None) => send_gloo(r, &cancel).await,
-            (Ok(r), Some(fetch)) => send_custom(fetch, r.into(), &cancel).await,
+        let result = match built {
+            Ok(r) => send(&fetch, r.into(), &cancel).await,
+            Err(e) => Err(e),
         };
 
         clear_timeout(&timer);
