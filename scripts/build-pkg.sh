@@ -32,24 +32,29 @@ mkdir -p pkg/web pkg/node
 wasm-bindgen --target web    --out-dir pkg/web  --out-name "$name" "$wasm_in"
 wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_in"
 
+features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+  --enable-mutable-globals --enable-reference-types --enable-multivalue)
 if [ "$opt" = 1 ]; then
   for w in pkg/web/${name}_bg.wasm pkg/node/${name}_bg.wasm; do
-    # --low-memory-unused: rustc's wasm32 layout keeps the first KiB unused (the stack sits
-    # below the data, growing down), so wasm-opt may fold constant offsets into loads and
-    # stores. --strip-target-features: that custom section is for linkers, not engines.
-    "$wasm_opt" -Oz --converge --low-memory-unused \
-      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    # --strip-target-features: that custom section is for linkers, not engines.
+    "$wasm_opt" -Oz --converge "${features[@]}" \
       --strip-debug --strip-producers --strip-target-features "$w" -o "$w.opt"
     mv "$w.opt" "$w"
   done
 fi
 
 # Minify the browser glue (what pages download); keep the Node glue readable. First give the
-# browser module's imports short names (wasm-bindgen's carry incompressible hashes, in both
-# the .wasm and the glue): about 1.9 KB gzip.
+# browser module's imports, exports and import module short names (wasm-bindgen's carry
+# incompressible hashes, in both the .wasm and the glue): binaryen renames them in the .wasm
+# and prints the mapping, which scripts/minify-imports.mjs applies to the glue. A separate
+# wasm-opt run: under --converge the pass would run (and print a mapping) more than once.
 if [ "$opt" = 1 ]; then
-  node scripts/minify-imports.mjs pkg/web/${name}_bg.wasm pkg/web/$name.js
+  w=pkg/web/${name}_bg.wasm
+  mkdir -p target
+  "$wasm_opt" "${features[@]}" --minify-imports-and-exports-and-modules "$w" -o "$w.min" \
+    >target/minify-imports-map.json
+  mv "$w.min" "$w"
+  node scripts/minify-imports.mjs target/minify-imports-map.json "$w" pkg/web/$name.js
   node_modules/.bin/esbuild --minify --format=esm --log-level=warning \
     pkg/web/$name.js --outfile=pkg/web/$name.min.js
   mv pkg/web/$name.min.js pkg/web/$name.js

@@ -14,9 +14,8 @@
 //! | [`error`] | [`Error`], its codes, classification by HTTP status |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
-//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 |
+//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds each request, `fetch` sends it; web-sys bindings) |
 //! | [`pager`] | the `orders()` pagination state machine |
-//! | [`heap`] | the wasm32 global allocator (size classes; smaller than dlmalloc) |
 //! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; request |
 //! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
@@ -44,7 +43,6 @@ pub mod call;
 pub mod config;
 pub mod error;
 pub mod graphql;
-pub mod heap;
 pub mod inputs;
 pub mod json;
 pub mod keys;
@@ -59,6 +57,12 @@ pub mod types;
 
 #[cfg(target_arch = "wasm32")]
 mod js;
+
+/// The wasm32 global allocator: talc (smaller than std's dlmalloc on wasm32; measured in
+/// scripts/build-pkg.sh's sizes).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[cfg(test)]
 mod testing;

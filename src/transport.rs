@@ -9,11 +9,13 @@ use crate::json::Body;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
-pub use fetch::{global, AbortSignal, FetchTransport};
+pub use fetch::{global, FetchTransport};
+#[cfg(target_arch = "wasm32")]
+pub use web_sys::AbortSignal;
 
 /// The caller's cancellation signal: a JavaScript `AbortSignal` on wasm32.
 #[cfg(target_arch = "wasm32")]
-pub type Signal = AbortSignal;
+pub type Signal = web_sys::AbortSignal;
 /// The caller's cancellation signal: an [`AbortFlag`] off the web.
 #[cfg(not(target_arch = "wasm32"))]
 pub type Signal = AbortFlag;
@@ -40,10 +42,14 @@ impl AbortFlag {
     }
 }
 
-/// Whether the caller's signal (if any) has been aborted.
+/// Whether the caller's signal (if any) has been aborted. Read with `Reflect` (which catches),
+/// not web-sys's `aborted` getter: the signal is the caller's object and its getter may throw.
 #[cfg(target_arch = "wasm32")]
 pub fn is_aborted(signal: Option<&Signal>) -> bool {
-    signal.is_some_and(|s| s.aborted())
+    signal.is_some_and(|s| {
+        js_sys::Reflect::get(s, &wasm_bindgen::JsValue::from_str("aborted"))
+            .is_ok_and(|v| v.is_truthy())
+    })
 }
 /// Whether the caller's signal (if any) has been aborted.
 #[cfg(not(target_arch = "wasm32"))]

@@ -162,13 +162,13 @@ fn statuses(entries: &[JsValue]) -> Vec<u16> {
 // Observed clients.
 // ---------------------------------------------------------------------------------------
 
-/// A `fetch` that counts its calls and keeps each request body, and the object it records
-/// into (`{ n, bodies }`).
+/// A `fetch` that counts its calls and keeps each request body (read from a clone of the one
+/// `Request` it is given), and the object it records into (`{ n, bodies }`).
 fn counting_fetch() -> (Function, JsValue) {
     let seen = parse(r#"{"n":0,"bodies":[]}"#);
     let make = Function::new_with_args(
         "seen",
-        "return function (url, init) { seen.n += 1; seen.bodies.push(init && init.body); return fetch(url, init); };",
+        "return async function (request) { seen.n += 1; seen.bodies.push(await request.clone().text()); return fetch(request); };",
     );
     let f = make
         .call1(&JsValue::NULL, &seen)

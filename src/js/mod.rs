@@ -14,12 +14,6 @@ mod ramp;
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = console, js_name = error)]
-    fn console_error(message: &str);
-}
-
 /// Installs (once) a tiny panic hook that reports the panic's location on `console.error`.
 /// A panic is a bug; the report never carries caller data. Called by the client constructor
 /// rather than at instantiation, so the module exports no `start` function.
@@ -37,7 +31,7 @@ pub(crate) fn install_panic_hook() {
             m.push(':');
             crate::json::push_int(&mut m, i64::from(loc.line()));
         }
-        console_error(&m);
+        web_sys::console::error_1(&JsValue::from_str(&m));
     }));
 }
 

@@ -1,42 +1,30 @@
-//! The `fetch` transport (wasm32 only): the one place that calls `fetch`.
+//! The `fetch` transport (wasm32 only): the one place that sends requests.
 //!
-//! Uses the global object's `fetch` (looked up on every call, so polyfills and test mocks
-//! installed later are honoured; never `window`, so Node 18+ and workers work) or the
-//! function given in the options. Each attempt gets its own `AbortController`; a timer and
-//! the caller's signal reject a "cancel" promise that is raced against the response and
-//! the body, so even a `fetch` that ignores its signal cannot hang a call. No Rust closures
-//! are created: the promise's own `reject` function is the timer callback and the abort
-//! listener.
+//! gloo-net builds every request (`POST`, headers, body, the attempt's abort signal), which
+//! is converted into a `web_sys::Request` and given, as the single argument, to the `fetch`
+//! option or else to the global `fetch` (looked up at call time, never `window`: Node 18+ and
+//! workers work, and polyfills and mocks installed later are honoured). The same request goes
+//! out either way. Not gloo-net's `send`: it panics (a trap, here) when a replaced global
+//! `fetch` resolves to anything but a native `Response` or rejects with anything but an
+//! `Error`, and it drops the error's `cause`. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
+//! "cancel" promise that is raced against the response and the body, so even a `fetch` that
+//! ignores its signal cannot hang a call. The body is read as a JavaScript string
+//! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
+//! the promise's own `reject` function is the timer callback and the abort listener.
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal};
 
 use super::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 
+// web-sys has `setTimeout`/`clearTimeout` only as methods of `Window` and `WorkerGlobalScope`,
+// with a numeric id; these are the globals, reachable from a page, a worker and Node (whose
+// timer id is an object).
 #[wasm_bindgen]
 extern "C" {
-    /// A DOM / Node `AbortSignal` (anything with `aborted` and `addEventListener`).
-    #[wasm_bindgen(typescript_type = "AbortSignal")]
-    #[derive(Clone, Debug)]
-    pub type AbortSignal;
-    /// Whether the signal has been aborted.
-    #[wasm_bindgen(method, getter)]
-    pub fn aborted(this: &AbortSignal) -> bool;
-    #[wasm_bindgen(method, js_name = addEventListener)]
-    fn add_event_listener(this: &AbortSignal, kind: &str, listener: &Function);
-    #[wasm_bindgen(method, js_name = removeEventListener)]
-    fn remove_event_listener(this: &AbortSignal, kind: &str, listener: &Function);
-
-    type AbortController;
-    #[wasm_bindgen(constructor, catch)]
-    fn new() -> Result<AbortController, JsValue>;
-    #[wasm_bindgen(method, getter)]
-    fn signal(this: &AbortController) -> JsValue;
-    #[wasm_bindgen(method)]
-    fn abort(this: &AbortController);
-
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(handler: &Function, ms: f64, arg: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
@@ -50,18 +38,15 @@ pub struct FetchTransport {
 }
 
 impl FetchTransport {
-    /// Uses `fetch` when given, else the global `fetch` at call time.
+    /// Sends with `fetch` when given, else with the global `fetch` at call time (either is
+    /// called with one `Request`).
     pub fn new(fetch: Option<Function>) -> Self {
         FetchTransport { fetch }
     }
 
     /// Whether the global object has a `fetch` function.
     pub fn has_global_fetch() -> bool {
-        global_fn("fetch").is_some()
-    }
-
-    fn fetch_fn(&self) -> Option<Function> {
-        self.fetch.clone().or_else(|| global_fn("fetch"))
+        get(&global(), "fetch").is_function()
     }
 }
 
@@ -70,32 +55,16 @@ pub fn global() -> JsValue {
     js_sys::global().into()
 }
 
-fn global_fn(name: &str) -> Option<Function> {
-    Reflect::get(&global(), &JsValue::from_str(name))
-        .ok()?
-        .dyn_into::<Function>()
-        .ok()
-}
-
+/// `target[key]` through `Reflect` (which catches: the caller's objects may have throwing
+/// getters); `undefined` when it throws.
 fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn set(target: &Object, key: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-/// Awaits `p`, or the rejection of `cancel`, whichever settles first.
+/// Awaits `p` (any value: `Promise.race` adopts it), or the rejection of `cancel`, whichever
+/// settles first.
 async fn race(p: &JsValue, cancel: &Promise) -> Result<JsValue, JsValue> {
-    let both = Array::new();
-    both.push(p);
-    both.push(cancel);
-    JsFuture::from(Promise::race(&both)).await
-}
-
-/// `f.call(this, arg)` (one binding for every call the transport makes: fewer imports).
-fn call(f: &Function, this: &JsValue, arg: &JsValue) -> Result<JsValue, JsValue> {
-    f.call2(this, arg, &JsValue::UNDEFINED)
+    JsFuture::from(Promise::race(&Array::of2(p, cancel))).await
 }
 
 /// A short description of a fetch failure, e.g. `"fetch failed (ECONNREFUSED)"`.
@@ -120,31 +89,50 @@ fn describe(e: &JsValue) -> String {
     out
 }
 
-fn read_header(response: &JsValue, name: &str) -> Option<String> {
-    let headers = get(response, "headers");
-    let getter = get(&headers, "get").dyn_into::<Function>().ok()?;
-    call(&getter, &headers, &JsValue::from_str(name))
-        .ok()?
-        .as_string()
+/// A gloo-net error as the `JsValue` [`describe`] reads (its message).
+fn gloo_error(e: gloo_net::Error) -> JsValue {
+    JsValue::from_str(&match e {
+        gloo_net::Error::JsError(e) => e.message,
+        gloo_net::Error::GlooError(m) => m,
+    })
 }
 
-async fn attempt(
+/// The request, built by gloo-net: `POST`, every header, the body, the attempt's signal.
+fn build(
+    request: &HttpRequest<'_>,
+    signal: Option<&AbortSignal>,
+) -> Result<gloo_net::http::Request, JsValue> {
+    let mut builder = gloo_net::http::Request::post(request.url).abort_signal(signal);
+    for (name, value) in request.headers {
+        builder = builder.header(name, value);
+    }
+    builder.body(request.body).map_err(gloo_error)
+}
+
+/// Sends with `fetch` (one `Request` argument); reads the Response-like object it resolves to
+/// (`status`, `headers.get(name)`, `text()`) through `Reflect` and catching calls: a caller's
+/// `fetch`, or a replaced global one, may return any object, whose getters may throw.
+async fn send(
     fetch: &Function,
-    url: &str,
-    init: &Object,
+    request: web_sys::Request,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
-    let pending = fetch.call2(&global(), &JsValue::from_str(url), init)?;
-    let response = race(&pending, cancel).await?;
+    let response = race(&fetch.call1(&global(), &request)?, cancel).await?;
+    let not_a_response = || JsValue::from_str("fetch did not return a Response");
     let status = get(&response, "status")
         .as_f64()
-        .ok_or_else(|| JsValue::from_str("fetch did not return a Response"))?;
-    let retry_after = read_header(&response, "retry-after");
+        .ok_or_else(not_a_response)?;
+    let headers = get(&response, "headers");
+    let retry_after = get(&headers, "get")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
+        .and_then(|v| v.as_string());
     let text = get(&response, "text")
         .dyn_into::<Function>()
-        .map_err(|_| JsValue::from_str("fetch did not return a Response"))?;
-    let body = race(&call(&text, &response, &JsValue::UNDEFINED)?, cancel).await?;
-    let body = body
+        .map_err(|_| not_a_response())?;
+    let body = race(&text.call0(&response)?, cancel)
+        .await?
         .dyn_into::<JsString>()
         .map_err(|_| JsValue::from_str("the response body could not be read as text"))?;
     Ok(HttpResponse {
@@ -163,23 +151,21 @@ impl Transport for FetchTransport {
         if is_aborted(signal) {
             return Err(TransportError::Aborted);
         }
-        let Some(fetch) = self.fetch_fn() else {
+        // The caller's `fetch`, else the global one, looked up on every call.
+        let Some(fetch) = self
+            .fetch
+            .clone()
+            .or_else(|| get(&global(), "fetch").dyn_into::<Function>().ok())
+        else {
             return Err(TransportError::Network(
                 "no fetch implementation is available; pass the fetch option".into(),
             ));
         };
         let controller = AbortController::new().ok();
-        let headers = Object::new();
-        for (name, value) in request.headers {
-            set(&headers, name, &JsValue::from_str(value));
-        }
-        let init = Object::new();
-        set(&init, "method", &JsValue::from_str("POST"));
-        set(&init, "headers", &headers);
-        set(&init, "body", &JsValue::from_str(request.body));
-        if let Some(c) = &controller {
-            set(&init, "signal", &c.signal());
-        }
+        let built = build(
+            request,
+            controller.as_ref().map(AbortController::signal).as_ref(),
+        );
 
         let mut reject_slot: Option<Function> = None;
         let cancel = Promise::new(&mut |_resolve, reject| reject_slot = Some(reject));
@@ -192,14 +178,17 @@ impl Transport for FetchTransport {
         let marker: JsValue = Object::new().into();
         let timer = set_timeout(&reject, f64::from(request.timeout_ms), &marker);
         if let Some(s) = signal {
-            s.add_event_listener("abort", &reject);
+            let _ = s.add_event_listener_with_callback("abort", &reject);
         }
 
-        let result = attempt(&fetch, request.url, &init, &cancel).await;
+        let result = match built {
+            Ok(r) => send(&fetch, r.into(), &cancel).await,
+            Err(e) => Err(e),
+        };
 
         clear_timeout(&timer);
         if let Some(s) = signal {
-            s.remove_event_listener("abort", &reject);
+            let _ = s.remove_event_listener_with_callback("abort", &reject);
         }
         result.map_err(|e| {
             if let Some(c) = &controller {
@@ -226,12 +215,12 @@ impl Transport for FetchTransport {
         };
         let timer = set_timeout(&resolve, ms.min(2_147_483_647) as f64, &JsValue::UNDEFINED);
         if let Some(s) = signal {
-            s.add_event_listener("abort", &reject);
+            let _ = s.add_event_listener_with_callback("abort", &reject);
         }
         let r = JsFuture::from(done).await;
         clear_timeout(&timer);
         if let Some(s) = signal {
-            s.remove_event_listener("abort", &reject);
+            let _ = s.remove_event_listener_with_callback("abort", &reject);
         }
         r.map(|_| ()).map_err(|_| TransportError::Aborted)
     }
@@ -244,7 +233,9 @@ impl Transport for FetchTransport {
         js_sys::Date::now()
     }
 
-    /// A `window`, `document` or `WorkerGlobalScope` global (looked up on every call).
+    /// A `window`, `document` or `WorkerGlobalScope` global (looked up on every call). By
+    /// name, not by `instanceof Window`: environments that define these globals (jsdom, the
+    /// tests' simulation) count as browsers too.
     fn browser_like(&self) -> bool {
         let g = global();
         ["window", "document", "WorkerGlobalScope"]

@@ -296,13 +296,13 @@ test("no key in any serialized error: sandbox faults, and a fetch that echoes th
     const { BotClient } = window.__m;
     const faulty = (fault, extra = {}) => new BotClient({ baseUrl: url, apiKey: key, maxRetries: 0, timeoutMs: 400,
       headers: { "x-sandbox-fault": fault }, ...extra });
-    const auth = (init) => Object.entries(init.headers).find(([k]) => k.toLowerCase() === "authorization")?.[1];
+    const auth = (request) => request.headers.get("authorization") ?? undefined;
     const echo = (status, body, headers = {}) => new BotClient({ baseUrl: url, apiKey: key, maxRetries: 0,
-      fetch: async (u, init) => new Response(typeof body === "function" ? body(init) : body,
+      fetch: async (request) => new Response(typeof body === "function" ? body(request) : body,
         { status, headers: { "content-type": "application/json", ...headers } }) });
-    const gqlEcho = (init) => JSON.stringify({
-      data: { profile: { id: "agent-1", email: key, [key]: auth(init) } },
-      errors: [{ message: `bad ${auth(init)}`, path: ["profile", key], extensions: { code: "X", key, [key]: [key] } }],
+    const gqlEcho = (request) => JSON.stringify({
+      data: { profile: { id: "agent-1", email: key, [key]: auth(request) } },
+      errors: [{ message: `bad ${auth(request)}`, path: ["profile", key], extensions: { code: "X", key, [key]: [key] } }],
     });
     const out = {};
     out.unauth = await window.__run(() => faulty("status=401").profile());
@@ -314,12 +314,12 @@ test("no key in any serialized error: sandbox faults, and a fetch that echoes th
     out.echo200 = await window.__run(() => echo(200, gqlEcho).profile());
     out.echo401 = await window.__run(() => echo(401, gqlEcho).profile());
     out.echo429 = await window.__run(() => echo(429, gqlEcho, { "retry-after": "2" }).profile());
-    out.echo500 = await window.__run(() => echo(500, (init) => `oops ${auth(init)}`, { "content-type": "text/plain" }).profile());
+    out.echo500 = await window.__run(() => echo(500, (request) => `oops ${auth(request)}`, { "content-type": "text/plain" }).profile());
     out.echoDecode = await window.__run(() => echo(200, `{"data":{"profile":"${key}`).profile());
     out.echoThrow = await window.__run(() => new BotClient({ baseUrl: url, apiKey: key, maxRetries: 0,
-      fetch: async (u, init) => { throw new TypeError(`failed: ${auth(init)}`, { cause: new Error(key) }); } }).profile());
+      fetch: async (request) => { throw new TypeError(`failed: ${auth(request)}`, { cause: new Error(key) }); } }).profile());
     out.sentKey = await new Promise((resolve) => {
-      new BotClient({ baseUrl: url, apiKey: key, fetch: async (u, init) => { resolve(auth(init)); return new Response('{"data":{"profile":{"id":"x"}}}'); } })
+      new BotClient({ baseUrl: url, apiKey: key, fetch: async (request) => { resolve(auth(request)); return new Response('{"data":{"profile":{"id":"x"}}}'); } })
         .profile({ fields: ["id"] });
     });
     return out;

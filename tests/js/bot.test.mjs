@@ -94,7 +94,7 @@ describe("constructor options", () => {
 
   test("a custom fetch is used instead of the global one", async () => {
     let calls = 0;
-    const c = bot({ fetch: (url, init) => { calls += 1; return fetch(url, init); } });
+    const c = bot({ fetch: (request) => { calls += 1; return fetch(request); } });
     await c.profile({ fields: ["id"] });
     assert.equal(calls, 1);
   });

@@ -64,14 +64,22 @@ export async function settledLog(tag, atLeast, { timeoutMs = 5_000, settleMs = 2
 }
 
 /**
- * A `fetch` option that answers every call itself (no network): `respond(url, init, n)`
- * returns a `Response` (or throws/rejects). `calls` records what the client passed in.
+ * A `fetch` option that answers every call itself (no network). The client calls it with one
+ * `Request`; `respond(url, init, n)` gets that request's URL and `init`, its parts as sent
+ * (`method`, `headers` as a plain record with lower-case names, `body` text, `signal`), and
+ * returns a `Response` (or throws/rejects). `calls` records `{ url, init }` of every call.
  */
 export function fakeFetch(respond) {
   const calls = [];
-  const f = async (url, init) => {
-    calls.push({ url, init });
-    return respond(url, init, calls.length);
+  const f = async (request) => {
+    const init = {
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      body: await request.clone().text(),
+      signal: request.signal,
+    };
+    calls.push({ url: request.url, init });
+    return respond(request.url, init, calls.length);
   };
   f.calls = calls;
   return f;

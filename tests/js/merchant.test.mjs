@@ -376,7 +376,7 @@ describe("listenForRampEvents (Node, with an EventTarget)", () => {
 describe("client options", () => {
   test("headers must be a plain object: a Headers, Map or array is refused, not dropped", async () => {
     const seen = [];
-    const fetch = async (_url, init) => { seen.push(init); throw new Error("must not be called"); };
+    const fetch = async (request) => { seen.push(request); throw new Error("must not be called"); };
     for (const headers of [new Headers({ "x-a": "1" }), new Map([["x-a", "1"]]), [["x-a", "1"]], "x-a: 1"]) {
       const e = await expectCode(assert, SettlementError,
         () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_PUBLIC_KEY, headers, fetch }), "invalid_input");
