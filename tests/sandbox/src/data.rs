@@ -3,6 +3,8 @@
 //! Everything here is generated from fixed seeds with splitmix64, so every run (and every
 //! machine) sees exactly the same agents, orders, countries and payment requests.
 
+use std::sync::{Mutex, MutexGuard};
+
 use async_graphql::{Enum, SimpleObject, ID};
 use serde::Serialize;
 
@@ -270,11 +272,78 @@ pub struct MerchantPaymentRequest {
     pub network: &'static str,
 }
 
-pub struct Agent {
-    pub key: &'static str,
+/// One of an agent's payment methods (the object `updatePaymentMethodLiquidity` returns).
+/// `id value displayValue localCurrencyAvailable deleted ownership designation instant` are
+/// the fields the official SDKs select; `paymentMethodType` and `currency` are sandbox
+/// additions (so a caller can tell which method a `paymentMethodType` names).
+#[derive(SimpleObject, Clone, Debug, Serialize)]
+#[graphql(name = "P2PPaymentMethod")]
+#[serde(rename_all = "camelCase")]
+pub struct P2PPaymentMethod {
+    pub id: ID,
+    /// The account number or phone number the method pays from/to.
+    pub value: Option<String>,
+    /// A masked, human-readable form of `value`.
+    pub display_value: Option<String>,
+    /// Local currency the agent has available on this method.
+    pub local_currency_available: Option<Decimal>,
+    pub deleted: Option<bool>,
+    /// `personal` or `business` (the sandbox's guess at the values).
+    pub ownership: Option<String>,
+    /// `deposit`, `withdrawal` or `both` (the sandbox's guess at the values).
+    pub designation: Option<String>,
+    pub instant: Option<bool>,
+    /// The method's type identifier, e.g. `bank_transfer` (sandbox addition).
+    pub payment_method_type: Option<String>,
+    /// ISO code of the local currency, e.g. `NGN` (sandbox addition).
+    pub currency: Option<String>,
+}
+
+/// An agent's own rates and margins (`updateRates`). The margins are also the profile's
+/// `depositMargin` / `withdrawalMargin`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRates {
+    pub deposit_rate: Option<Decimal>,
+    pub deposit_margin: Option<Decimal>,
+    pub withdrawal_rate: Option<Decimal>,
+    pub withdrawal_margin: Option<Decimal>,
+}
+
+/// Everything about an agent that the bot mutations can change.
+#[derive(Clone, Debug)]
+pub struct AgentState {
+    /// The profile; its margins are read from `rates` (see [`AgentState::profile`]).
     pub profile: AgentProfile,
     /// Sorted by createdAt descending, ties by id descending.
     pub orders: Vec<P2PPayment>,
+    pub rates: AgentRates,
+    pub payment_methods: Vec<P2PPaymentMethod>,
+}
+
+impl AgentState {
+    /// The profile as `profile` answers it: margins from the current rates.
+    pub fn profile(&self) -> AgentProfile {
+        AgentProfile {
+            deposit_margin: self.rates.deposit_margin.clone(),
+            withdrawal_margin: self.rates.withdrawal_margin.clone(),
+            ..self.profile.clone()
+        }
+    }
+}
+
+pub struct Agent {
+    pub key: &'static str,
+    /// Mutable per-agent state (one lock per agent: agents never share orders).
+    state: Mutex<AgentState>,
+}
+
+impl Agent {
+    /// Locks this agent's state (a poisoned lock is still usable: every mutation checks
+    /// before it writes, so no half-applied change can be left behind by a panic).
+    pub fn state(&self) -> MutexGuard<'_, AgentState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 pub struct CountryData {
@@ -778,26 +847,176 @@ fn payment_requests() -> Vec<MerchantPaymentRequest> {
     ]
 }
 
+/// The agents' keys, in agent order (agent 1 is index 0).
+const AGENT_KEYS: [&str; 3] = [AGENT_KEY, AGENT2_KEY, AGENT3_KEY];
+
+#[allow(clippy::too_many_arguments)]
+fn pm(
+    id: &str,
+    ty: &str,
+    currency: &str,
+    value: &str,
+    display: &str,
+    available: &str,
+    ownership: &str,
+    designation: &str,
+    instant: bool,
+    deleted: bool,
+) -> P2PPaymentMethod {
+    P2PPaymentMethod {
+        id: ID::from(id),
+        value: s(value),
+        display_value: s(display),
+        local_currency_available: d(available),
+        deleted: Some(deleted),
+        ownership: s(ownership),
+        designation: s(designation),
+        instant: Some(instant),
+        payment_method_type: s(ty),
+        currency: s(currency),
+    }
+}
+
+/// Seeded payment methods. Each agent has at most one non-deleted method per type, so a
+/// `paymentMethodType` names exactly one method.
+fn payment_methods(agent: usize) -> Vec<P2PPaymentMethod> {
+    match agent {
+        0 => vec![
+            pm(
+                "pm_100001",
+                "bank_transfer",
+                "NGN",
+                "0123456789",
+                "GTBank ****6789",
+                "2500000.00",
+                "personal",
+                "both",
+                false,
+                false,
+            ),
+            pm(
+                "pm_100002",
+                "opay",
+                "NGN",
+                "+2348031234567",
+                "OPay ****4567",
+                "850000.00",
+                "personal",
+                "withdrawal",
+                true,
+                false,
+            ),
+            pm(
+                "pm_100003",
+                "mpesa",
+                "KES",
+                "+254712345678",
+                "M-Pesa ****5678",
+                "120000.00",
+                "personal",
+                "both",
+                true,
+                false,
+            ),
+            pm(
+                "pm_100004",
+                "mtn_momo",
+                "GHS",
+                "+233241234567",
+                "MTN MoMo ****4567",
+                "9500.00",
+                "business",
+                "both",
+                true,
+                false,
+            ),
+            pm(
+                "pm_100005",
+                "airtel_money",
+                "KES",
+                "+254733000111",
+                "Airtel Money ****0111",
+                "0.00",
+                "personal",
+                "deposit",
+                true,
+                true,
+            ),
+        ],
+        1 => vec![
+            pm(
+                "pm_200001",
+                "mtn_momo",
+                "GHS",
+                "+233201112233",
+                "MTN MoMo ****2233",
+                "4200.00",
+                "personal",
+                "both",
+                true,
+                false,
+            ),
+            pm(
+                "pm_200002",
+                "bank_transfer",
+                "GHS",
+                "1234567890123",
+                "Ecobank ****0123",
+                "15000.00",
+                "business",
+                "withdrawal",
+                false,
+                false,
+            ),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// Seeded rates: agents 1 and 2 have all four; agent 3 has none (its margins are null).
+fn rates(agent: usize) -> AgentRates {
+    let r = |dr: &str, dm: &str, wr: &str, wm: &str| AgentRates {
+        deposit_rate: d(dr),
+        deposit_margin: d(dm),
+        withdrawal_rate: d(wr),
+        withdrawal_margin: d(wm),
+    };
+    match agent {
+        0 => r("1540.00", "1.50", "1515.00", "1.25"),
+        1 => r("15.55", "2.00", "15.20", "1.75"),
+        _ => AgentRates::default(),
+    }
+}
+
+/// The seeded state of agent `i` (0-based), the same on every call.
+fn seeded_agent_state(i: usize) -> AgentState {
+    let (profile, orders) = match i {
+        0 => (agent1_profile(), agent1_orders()),
+        1 => (agent2_profile(), agent2_orders()),
+        _ => (agent3_profile(), Vec::new()),
+    };
+    let rates = rates(i);
+    debug_assert_eq!(rates.deposit_margin, profile.deposit_margin);
+    debug_assert_eq!(rates.withdrawal_margin, profile.withdrawal_margin);
+    AgentState {
+        profile,
+        orders,
+        rates,
+        payment_methods: payment_methods(i),
+    }
+}
+
 impl Store {
     pub fn seeded() -> Store {
         Store {
-            agents: vec![
-                Agent {
-                    key: AGENT_KEY,
-                    profile: agent1_profile(),
-                    orders: agent1_orders(),
-                },
-                Agent {
-                    key: AGENT2_KEY,
-                    profile: agent2_profile(),
-                    orders: agent2_orders(),
-                },
-                Agent {
-                    key: AGENT3_KEY,
-                    profile: agent3_profile(),
-                    orders: Vec::new(),
-                },
-            ],
+            agents: AGENT_KEYS
+                .iter()
+                .enumerate()
+                .map(|(i, key)| Agent {
+                    key,
+                    state: Mutex::new(seeded_agent_state(i)),
+                })
+                .collect(),
             withdrawal_infos: withdrawal_infos(),
             countries: countries(),
             account: Account {
@@ -836,6 +1055,16 @@ impl Store {
         }
     }
 
+    /// Puts every mutable thing (orders, profile counters, rates, payment methods) of one
+    /// agent (`Some(index)`) or of all agents back to the seed.
+    pub fn reset(&self, agent: Option<usize>) {
+        for (i, a) in self.agents.iter().enumerate() {
+            if agent.is_none_or(|n| n == i) {
+                *a.state() = seeded_agent_state(i);
+            }
+        }
+    }
+
     /// Index of the agent a key belongs to.
     pub fn agent_by_key(&self, key: &str) -> Option<usize> {
         self.agents.iter().position(|a| a.key == key)
@@ -856,7 +1085,8 @@ mod tests {
     #[test]
     fn agent1_orders_shape() {
         let store = Store::seeded();
-        let orders = &store.agents[0].orders;
+        let state = store.agents[0].state();
+        let orders = &state.orders;
         assert_eq!(orders.len(), 1600);
         let days: std::collections::BTreeSet<i64> = orders
             .iter()
@@ -881,16 +1111,16 @@ mod tests {
         assert!(orders
             .windows(2)
             .all(|w| w[0].created_secs >= w[1].created_secs));
-        assert_eq!(store.agents[1].orders.len(), 35);
-        assert!(store.agents[2].orders.is_empty());
+        assert_eq!(store.agents[1].state().orders.len(), 35);
+        assert!(store.agents[2].state().orders.is_empty());
     }
 
     #[test]
     fn generation_is_deterministic() {
         let a = Store::seeded();
         let b = Store::seeded();
-        let ja = serde_json::to_string(&a.agents[0].orders).unwrap();
-        let jb = serde_json::to_string(&b.agents[0].orders).unwrap();
+        let ja = serde_json::to_string(&a.agents[0].state().orders).unwrap();
+        let jb = serde_json::to_string(&b.agents[0].state().orders).unwrap();
         assert_eq!(ja, jb);
     }
 }

@@ -3,7 +3,7 @@
 //! Syntax: `;`-separated items, whitespace around items ignored, item names
 //! case-insensitive, each item at most once:
 //! `status=NNN`, `retry-after=V`, `body=json|html|empty|truncated`, `delay=MS`,
-//! `partial`, `drop`, `fail-first=N`.
+//! `partial`, `drop`, `drop-after`, `fail-first=N`.
 
 use std::fmt;
 
@@ -26,6 +26,9 @@ pub struct FaultSpec {
     pub delay_ms: Option<u64>,
     pub partial: bool,
     pub drop: bool,
+    /// Serve the request for real (a mutation takes effect), then drop the connection
+    /// with a reset instead of answering.
+    pub drop_after: bool,
     pub fail_first: Option<u64>,
 }
 
@@ -104,19 +107,19 @@ impl FaultSpec {
                         _ => return err(format!("fail-first must be a count 1..=1000000, got '{v}'")),
                     }
                 }
-                "partial" | "drop" => {
+                "partial" | "drop" | "drop-after" => {
                     if value.is_some() {
                         return err(format!("item '{name}' takes no value"));
                     }
-                    if name == "partial" {
-                        out.partial = true;
-                    } else {
-                        out.drop = true;
+                    match name.as_str() {
+                        "partial" => out.partial = true,
+                        "drop" => out.drop = true,
+                        _ => out.drop_after = true,
                     }
                 }
                 _ => {
                     return err(format!(
-                        "unknown item '{name}' (known: status=NNN, retry-after=V, body=json|html|empty|truncated, delay=MS, partial, drop, fail-first=N)"
+                        "unknown item '{name}' (known: status=NNN, retry-after=V, body=json|html|empty|truncated, delay=MS, partial, drop, drop-after, fail-first=N)"
                     ))
                 }
             }
@@ -128,6 +131,15 @@ impl FaultSpec {
                 || out.partial)
         {
             return err("drop sends no response, so it cannot be combined with status, body, retry-after or partial");
+        }
+        if out.drop_after
+            && (out.drop
+                || out.status.is_some()
+                || out.body.is_some()
+                || out.retry_after.is_some()
+                || out.partial)
+        {
+            return err("drop-after sends no response, so it cannot be combined with drop, status, body, retry-after or partial");
         }
         if out.partial
             && matches!(
@@ -142,7 +154,10 @@ impl FaultSpec {
 
     /// True when the fault replaces the whole response (no query execution).
     pub fn replaces_response(&self) -> bool {
-        !self.partial && !self.drop && (self.status.is_some() || self.body.is_some())
+        !self.partial
+            && !self.drop
+            && !self.drop_after
+            && (self.status.is_some() || self.body.is_some())
     }
 
     /// HTTP status of a replaced response: `status=`, else 200 for `body=truncated`, else 500.
@@ -190,6 +205,8 @@ mod tests {
         assert!(!f.replaces_response());
         assert!(FaultSpec::parse("partial").unwrap().partial);
         assert!(FaultSpec::parse("drop;delay=5").unwrap().drop);
+        let f = FaultSpec::parse(" Drop-After ; delay=5; fail-first=1").unwrap();
+        assert!(f.drop_after && !f.drop && !f.replaces_response() && !f.is_noop());
         assert_eq!(
             FaultSpec::parse("body=truncated")
                 .unwrap()
@@ -222,6 +239,13 @@ mod tests {
             "bogus",
             "status=500;status=502",
             "drop;status=500",
+            "drop-after=1",
+            "drop-after;drop",
+            "drop-after;status=503",
+            "drop-after;body=json",
+            "drop-after;retry-after=1",
+            "drop-after;partial",
+            "drop-after;drop-after",
             "partial;body=html",
             "retry-after=",
             "retry-after=a\u{7f}",

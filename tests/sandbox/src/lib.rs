@@ -7,6 +7,7 @@ pub mod cli;
 pub mod data;
 pub mod dates;
 pub mod fault;
+pub mod mutations;
 pub mod net;
 pub mod ramp;
 pub mod scalars;

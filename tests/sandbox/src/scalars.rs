@@ -34,16 +34,25 @@ fn is_decimal_text(s: &str) -> bool {
         && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|c| c.is_ascii_digit()))
 }
 
-/// A decimal number, serialized as a string (e.g. `"1520.00"`) to keep its precision.
+/// A decimal number, serialized as a string (e.g. `"1520.00"`) to keep its precision. Input
+/// values must be strings too.
 #[Scalar(name = "Decimal")]
 impl ScalarType for Decimal {
     fn parse(value: Value) -> InputValueResult<Self> {
         match value {
             Value::String(s) if is_decimal_text(&s) => Ok(Decimal(s)),
-            Value::Number(n) => Ok(Decimal(n.to_string())),
-            other => Err(InputValueError::custom(format!(
-                "{other} is not a decimal number"
+            // Strings only (a sandbox decision): a JSON number has already lost precision
+            // (or become an exponent) before the service sees it, so a client must send text.
+            Value::Number(n) => Err(InputValueError::custom(format!(
+                "{n} is a number; a Decimal is sent as a string such as \"12.50\""
             ))),
+            Value::String(_) => Err(InputValueError::custom(
+                "not a decimal number (expected digits with an optional fraction, such as \"12.50\")",
+            )),
+            // The value is not repeated: it could be anything, a pasted key included.
+            _ => Err(InputValueError::custom(
+                "not a decimal number (expected a string such as \"12.50\")",
+            )),
         }
     }
 

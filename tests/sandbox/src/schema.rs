@@ -8,12 +8,13 @@ use async_graphql::{
 };
 
 use crate::data::{
-    Account, Country, MarketRate, MerchantPaymentRequest, P2PPayment, P2PPaymentStatus,
-    PaymentMethodType, RampLimits, RampableAsset, Store, WithdrawalInfo,
+    Account, Country, MarketRate, MerchantPaymentRequest, P2PPayment, P2PPaymentMethod,
+    P2PPaymentStatus, PaymentMethodType, RampLimits, RampableAsset, Store, WithdrawalInfo,
 };
-use crate::scalars::Iso8601Date;
+use crate::mutations::{self, MutationError, OrderAction};
+use crate::scalars::{Decimal, Iso8601Date};
 
-pub type BotSchema = Schema<BotQuery, EmptyMutation, EmptySubscription>;
+pub type BotSchema = Schema<BotQuery, BotMutation, EmptySubscription>;
 pub type MerchantSchema = Schema<MerchantQuery, EmptyMutation, EmptySubscription>;
 
 /// Settings every resolver can read.
@@ -40,7 +41,7 @@ pub fn coded_error(message: impl Into<String>, code: &'static str) -> async_grap
 }
 
 pub fn build_bot_schema(store: Arc<Store>, config: SchemaConfig) -> BotSchema {
-    Schema::build(BotQuery, EmptyMutation, EmptySubscription)
+    Schema::build(BotQuery, BotMutation, EmptySubscription)
         .data(store)
         .data(config)
         .finish()
@@ -110,7 +111,7 @@ impl BotQuery {
     async fn profile(&self, ctx: &Context<'_>) -> Result<crate::data::AgentProfile> {
         let store = ctx.data::<Arc<Store>>()?;
         let who = ctx.data::<AgentIdentity>()?;
-        Ok(store.agents[who.0].profile.clone())
+        Ok(store.agents[who.0].state().profile())
     }
 
     /// The agent's P2P orders, newest first (createdAt descending, ties by id descending).
@@ -141,11 +142,9 @@ impl BotQuery {
             ));
         }
         let filter = filter.unwrap_or_default();
-        let matching: Vec<&P2PPayment> = store.agents[who.0]
-            .orders
-            .iter()
-            .filter(|o| filter.matches(o))
-            .collect();
+        let state = store.agents[who.0].state();
+        let matching: Vec<&P2PPayment> =
+            state.orders.iter().filter(|o| filter.matches(o)).collect();
         let offset = (page as usize - 1).saturating_mul(per_page as usize);
         let data = matching
             .iter()
@@ -179,6 +178,134 @@ impl BotQuery {
                 icon: Some(icon_url(&config.base_url, &w.symbol)),
                 ..w.clone()
             }))
+    }
+}
+
+/// A refused mutation as a GraphQL error: `extensions.code`, plus `status` and
+/// `paymentType` of the order for INVALID_TRANSITION.
+fn mutation_error(e: MutationError) -> async_graphql::Error {
+    let order = e.order;
+    async_graphql::Error::new(e.message).extend_with(move |_, ext| {
+        ext.set("code", e.code);
+        if let Some((status, ty)) = order {
+            ext.set("status", status.as_str());
+            ext.set(
+                "paymentType",
+                match ty {
+                    crate::data::PaymentType::Deposit => "deposit",
+                    crate::data::PaymentType::Withdrawal => "withdrawal",
+                },
+            );
+        }
+    })
+}
+
+fn order_action(
+    ctx: &Context<'_>,
+    action: OrderAction,
+    id: &ID,
+    paid_with: Option<(&str, Option<&str>)>,
+) -> Result<Option<bool>> {
+    let store = ctx.data::<Arc<Store>>()?;
+    let who = ctx.data::<AgentIdentity>()?;
+    let mut state = store.agents[who.0].state();
+    mutations::order_action(&mut state, action, id.as_str(), paid_with)
+        .map(|()| Some(true))
+        .map_err(mutation_error)
+}
+
+/// The bot mutations the official SDKs send (sandbox rules: README, "Bot mutations").
+pub struct BotMutation;
+
+#[Object(name = "Mutation")]
+impl BotMutation {
+    /// Takes a pending withdrawal: pending → picked_up.
+    async fn accept_withdrawal(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(name = "p2pPayment")] p2p_payment: ID,
+    ) -> Result<Option<bool>> {
+        order_action(ctx, OrderAction::AcceptWithdrawal, &p2p_payment, None)
+    }
+
+    /// Cancels a withdrawal: pending or picked_up → canceled.
+    async fn cancel_withdrawal(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(name = "p2pPayment")] p2p_payment: ID,
+    ) -> Result<Option<bool>> {
+        order_action(ctx, OrderAction::CancelWithdrawal, &p2p_payment, None)
+    }
+
+    /// Confirms a deposit's fiat arrived: pending, picked_up or paid → completed.
+    async fn mark_deposit_as_received(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(name = "p2pPayment")] p2p_payment: ID,
+    ) -> Result<Option<bool>> {
+        order_action(ctx, OrderAction::MarkDepositAsReceived, &p2p_payment, None)
+    }
+
+    /// Records that the agent paid a withdrawal from one of its payment methods:
+    /// picked_up → paid. `receipt`, when given, is an absolute https: URL.
+    async fn mark_withdrawal_as_paid(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(name = "p2pPayment")] p2p_payment: ID,
+        payment_method: ID,
+        receipt: Option<String>,
+    ) -> Result<Option<bool>> {
+        order_action(
+            ctx,
+            OrderAction::MarkWithdrawalAsPaid,
+            &p2p_payment,
+            Some((payment_method.as_str(), receipt.as_deref())),
+        )
+    }
+
+    /// Sets the agent's rates and margins (at least one; non-negative decimal strings).
+    async fn update_rates(
+        &self,
+        ctx: &Context<'_>,
+        deposit_rate: Option<Decimal>,
+        deposit_margin: Option<Decimal>,
+        withdrawal_rate: Option<Decimal>,
+        withdrawal_margin: Option<Decimal>,
+    ) -> Result<Option<bool>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let who = ctx.data::<AgentIdentity>()?;
+        let mut state = store.agents[who.0].state();
+        mutations::update_rates(
+            &mut state,
+            deposit_rate,
+            deposit_margin,
+            withdrawal_rate,
+            withdrawal_margin,
+        )
+        .map(|()| Some(true))
+        .map_err(mutation_error)
+    }
+
+    /// Sets the local currency available on one payment method, named by exactly one of
+    /// `paymentMethod` (its id) and `paymentMethodType` (e.g. `mpesa`).
+    async fn update_payment_method_liquidity(
+        &self,
+        ctx: &Context<'_>,
+        payment_method: Option<ID>,
+        payment_method_type: Option<String>,
+        amount_local: Decimal,
+    ) -> Result<Option<P2PPaymentMethod>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        let who = ctx.data::<AgentIdentity>()?;
+        let mut state = store.agents[who.0].state();
+        mutations::update_liquidity(
+            &mut state,
+            payment_method.as_ref().map(|id| id.as_str()),
+            payment_method_type.as_deref(),
+            &amount_local,
+        )
+        .map(Some)
+        .map_err(mutation_error)
     }
 }
 

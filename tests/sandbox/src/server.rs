@@ -1,6 +1,6 @@
 //! Shared state, the axum router and its handlers.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -104,6 +104,9 @@ pub struct AppState {
     pub config: Config,
     bot: BotSchema,
     merchant: MerchantSchema,
+    /// Non-null root fields of each schema (for null propagation at the root).
+    bot_non_null: HashSet<(String, String)>,
+    merchant_non_null: HashSet<(String, String)>,
     log: Mutex<RequestLog>,
     fail_counts: Mutex<HashMap<String, u64>>,
 }
@@ -115,9 +118,13 @@ impl AppState {
             max_per_page: config.max_per_page,
             base_url: config.base_url.clone(),
         };
+        let bot = build_bot_schema(store.clone(), schema_config.clone());
+        let merchant = build_merchant_schema(store.clone(), schema_config);
         Arc::new(AppState {
-            bot: build_bot_schema(store.clone(), schema_config.clone()),
-            merchant: build_merchant_schema(store.clone(), schema_config),
+            bot_non_null: non_null_root_fields(&bot.sdl()),
+            merchant_non_null: non_null_root_fields(&merchant.sdl()),
+            bot,
+            merchant,
             store,
             config,
             log: Mutex::new(RequestLog {
@@ -197,7 +204,7 @@ impl AppState {
 
 /// Builds the whole app: GraphQL endpoints, hosted ramp page, coin icons and static files
 /// behind a permissive CORS layer (any origin may call the service, as with the real one),
-/// and the sandbox control routes (`/__sandbox/info`, `/orders`, `/requests`) behind a CORS
+/// and the sandbox control routes (`/__sandbox/info`, `/orders`, `/requests`, `/state`) behind a CORS
 /// layer that only admits loopback origins (`http://127.0.0.1`, `http://localhost`,
 /// `http://[::1]`, any port: the sandbox's own pages and local test runners such as
 /// wasm-bindgen-test's): they hand out every key and can clear the log, so no web page
@@ -228,6 +235,7 @@ pub fn build_router(state: Arc<AppState>) -> Router {
             "/__sandbox/requests",
             get(list_requests).delete(clear_requests),
         )
+        .route("/__sandbox/state", get(agent_state).delete(reset_state))
         .with_state(state.clone())
         .layer(control_cors);
     let open = Router::new()
@@ -425,6 +433,29 @@ fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// Text for the request log with every sandbox key in it replaced by `[redacted]`: a client
+/// that (wrongly) sends a key in a variable, the query, a tag or a fault header must not get
+/// it written to the log or stderr.
+fn redact_keys(text: &str) -> String {
+    KEY_NAMES
+        .iter()
+        .fold(text.to_string(), |t, (_, key)| t.replace(key, "[redacted]"))
+}
+
+/// [`redact_keys`] on every string (object keys included) of a JSON value.
+fn redact_value(v: Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(redact_keys(&s)),
+        Value::Array(a) => Value::Array(a.into_iter().map(redact_value).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, v)| (redact_keys(&k), redact_value(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// Status logged for a request whose client went away before it was answered (for example
 /// it timed out during `delay=`), as nginx does.
 pub const STATUS_CLIENT_GONE: u16 = 499;
@@ -476,12 +507,12 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
         operation_name: peek
             .get("operationName")
             .and_then(Value::as_str)
-            .map(String::from),
-        query: peek.get("query").and_then(Value::as_str).map(String::from),
-        variables: peek.get("variables").cloned().unwrap_or(Value::Null),
+            .map(redact_keys),
+        query: peek.get("query").and_then(Value::as_str).map(redact_keys),
+        variables: redact_value(peek.get("variables").cloned().unwrap_or(Value::Null)),
         has_authorization: parts.headers.contains_key(header::AUTHORIZATION),
-        tag: tag.clone(),
-        fault: fault_text.clone(),
+        tag: tag.as_deref().map(redact_keys),
+        fault: fault_text.as_deref().map(redact_keys),
         fault_applied: false,
         status: 0,
     };
@@ -523,19 +554,7 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
     if fault.drop {
-        if let Some(conn) = conn {
-            log.record(0);
-            conn.abort();
-            // The connection task drops the socket now; this future is never resumed.
-            return std::future::pending::<Response>().await;
-        }
-        // In-process call (no TCP connection): the closest thing is a 502.
-        let resp = graphql_error_response(
-            502,
-            "sandbox drop fault: no TCP connection to drop (in-process call)",
-            "SANDBOX_FAULT",
-        );
-        return log.finish(resp);
+        return drop_connection(log, conn).await;
     }
     let retry_after = fault
         .retry_after
@@ -552,6 +571,41 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
         return log.finish(with_retry_after(resp));
     }
 
+    // 3.-5. Authentication, parsing, execution.
+    let resp = with_retry_after(serve_graphql(&state, endpoint, parts, body, &fault).await);
+    if fault.drop_after {
+        // The request took effect (a mutation is applied); its answer is lost.
+        return drop_connection(log, conn).await;
+    }
+    log.finish(resp)
+}
+
+/// Ends a request with a connection reset and no response (the `drop` and `drop-after`
+/// faults), logged with status 0. In-process calls (no TCP connection) get a 502 instead.
+async fn drop_connection(mut log: PendingLog, conn: Option<Arc<ConnControl>>) -> Response {
+    if let Some(conn) = conn {
+        log.record(0);
+        conn.abort();
+        // The connection task drops the socket now; this future is never resumed.
+        return std::future::pending::<Response>().await;
+    }
+    let resp = graphql_error_response(
+        502,
+        "sandbox drop fault: no TCP connection to drop (in-process call)",
+        "SANDBOX_FAULT",
+    );
+    log.finish(resp)
+}
+
+/// Authentication, then the GraphQL request parsed by async-graphql's own HTTP layer and
+/// executed (with the `partial` fault's extra error when asked).
+async fn serve_graphql(
+    state: &AppState,
+    endpoint: Endpoint,
+    parts: axum::http::request::Parts,
+    body: Result<axum::body::Bytes, axum::Error>,
+    fault: &FaultSpec,
+) -> Response {
     // 3. Authentication.
     let identity = match authenticate(&parts.headers, endpoint, &state.store) {
         Ok(id) => id,
@@ -559,28 +613,23 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
             let mut resp = graphql_error_response(401, message, "UNAUTHENTICATED");
             resp.headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return log.finish(with_retry_after(resp));
+            return resp;
         }
     };
 
     // 4. The GraphQL request, parsed by async-graphql's own HTTP layer.
-    let body = match body {
-        Ok(b) => b,
-        Err(_) => {
-            let resp = graphql_error_response(413, "Request body too large", "BAD_REQUEST");
-            return log.finish(with_retry_after(resp));
-        }
+    let Ok(body) = body else {
+        return graphql_error_response(413, "Request body too large", "BAD_REQUEST");
     };
     let http_req = Request::from_parts(parts, Body::from(body));
     let gql = match GraphQLRequest::<GraphQLRejection>::from_request(http_req, &()).await {
         Ok(r) => r.into_inner(),
         Err(rejection) => {
-            let resp = graphql_error_response(
+            return graphql_error_response(
                 400,
                 &format!("Invalid GraphQL request: {}", rejection.0),
                 "BAD_REQUEST",
             );
-            return log.finish(with_retry_after(resp));
         }
     };
 
@@ -588,6 +637,8 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
     let partial_field = fault
         .partial
         .then(|| first_top_level_field(&gql.query, gql.operation_name.as_deref()));
+    let query = gql.query.clone();
+    let operation_name = gql.operation_name.clone();
     let mut response = match identity {
         Identity::Agent(i) => state.bot.execute(gql.data(AgentIdentity(i))).await,
         Identity::Merchant { secret } => {
@@ -598,7 +649,15 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
         }
     };
     add_error_codes(&mut response);
-    propagate_root_nulls(&mut response);
+    propagate_root_nulls(
+        &mut response,
+        &query,
+        operation_name.as_deref(),
+        match endpoint {
+            Endpoint::Bot => &state.bot_non_null,
+            Endpoint::Merchant => &state.merchant_non_null,
+        },
+    );
     if let Some(field) = partial_field {
         let mut err = ServerError::new("sandbox partial failure", None);
         err.path = field.map(PathSegment::Field).into_iter().collect();
@@ -613,7 +672,7 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
     if let Some(status) = fault.status {
         *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     }
-    log.finish(with_retry_after(resp))
+    resp
 }
 
 /// Gives every engine error an `extensions.code`, like the real service's server does:
@@ -647,20 +706,145 @@ fn add_error_codes(response: &mut async_graphql::Response) {
     }
 }
 
-/// GraphQL null propagation up to the root, which async-graphql skips for root fields: when
-/// a non-null root field fails, async-graphql leaves its key out of `data`; the spec (and
-/// the real service) then answer `data: null`.
-fn propagate_root_nulls(response: &mut async_graphql::Response) {
-    let async_graphql::Value::Object(data) = &response.data else {
+/// GraphQL null propagation at the root, which async-graphql skips: when a root field's
+/// resolver fails, async-graphql leaves its key out of `data`. The spec (and the real
+/// service) then answer `"field": null` for a nullable field (every mutation here), and
+/// `data: null` for a non-null one (`orderHistory`, `account`, …). `non_null` lists the
+/// non-null root fields as `(root type, field name)`; a key that cannot be matched to a
+/// field counts as non-null (the conservative answer).
+fn propagate_root_nulls(
+    response: &mut async_graphql::Response,
+    query: &str,
+    operation_name: Option<&str>,
+    non_null: &HashSet<(String, String)>,
+) {
+    let failed_root_keys = || {
+        response.errors.iter().filter_map(|e| match e.path.first() {
+            Some(PathSegment::Field(key)) => Some(key.clone()),
+            _ => None,
+        })
+    };
+    // When every root field failed, async-graphql answers `data: null` instead of `{}`.
+    let mut data = match &response.data {
+        async_graphql::Value::Object(data) => data.clone(),
+        async_graphql::Value::Null if failed_root_keys().next().is_some() => Default::default(),
+        _ => return,
+    };
+    let missing: Vec<String> = failed_root_keys()
+        .filter(|key| !data.contains_key(key.as_str()))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let Some((root, fields)) = root_fields(query, operation_name) else {
+        response.data = async_graphql::Value::Null;
         return;
     };
-    let failed_non_null_root = response.errors.iter().any(|e| match e.path.first() {
-        Some(PathSegment::Field(key)) => !data.contains_key(key.as_str()),
-        _ => false,
-    });
-    if failed_non_null_root {
+    let nullable = |key: &String| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .is_some_and(|(_, name)| !non_null.contains(&(root.to_string(), name.clone())))
+    };
+    if !missing.iter().all(nullable) {
         response.data = async_graphql::Value::Null;
+        return;
     }
+    // Rebuild in selection order, the failed nullable fields as null.
+    let mut out = async_graphql::indexmap::IndexMap::new();
+    for (key, _) in &fields {
+        let name = async_graphql::Name::new(key);
+        if out.contains_key(&name) {
+            continue;
+        }
+        if let Some(v) = data.shift_remove(&name) {
+            out.insert(name, v);
+        } else if missing.contains(key) {
+            out.insert(name, async_graphql::Value::Null);
+        }
+    }
+    out.extend(data);
+    response.data = async_graphql::Value::Object(out);
+}
+
+/// `(root type, field name)` of every non-null field of the schema's `Query` and
+/// `Mutation` types, read from its SDL.
+pub fn non_null_root_fields(sdl: &str) -> HashSet<(String, String)> {
+    use async_graphql::parser::types::{TypeKind, TypeSystemDefinition};
+    let Ok(doc) = async_graphql::parser::parse_schema(sdl) else {
+        return HashSet::new();
+    };
+    let mut out = HashSet::new();
+    for def in doc.definitions {
+        let TypeSystemDefinition::Type(t) = def else {
+            continue;
+        };
+        let name = t.node.name.node.to_string();
+        if name != "Query" && name != "Mutation" {
+            continue;
+        }
+        if let TypeKind::Object(o) = &t.node.kind {
+            for f in &o.fields {
+                if !f.node.ty.node.nullable {
+                    out.insert((name.clone(), f.node.name.node.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The chosen operation's root type (`Query`/`Mutation`/`Subscription`) and its top-level
+/// fields as `(response key, field name)`, fragments included.
+fn root_fields(
+    query: &str,
+    operation_name: Option<&str>,
+) -> Option<(&'static str, Vec<(String, String)>)> {
+    use async_graphql::parser::types::{
+        DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet,
+    };
+    fn collect(
+        doc: &ExecutableDocument,
+        set: &SelectionSet,
+        depth: usize,
+        out: &mut Vec<(String, String)>,
+    ) {
+        if depth > 16 {
+            return;
+        }
+        for sel in &set.items {
+            match &sel.node {
+                Selection::Field(f) => out.push((
+                    f.node.response_key().node.to_string(),
+                    f.node.name.node.to_string(),
+                )),
+                Selection::InlineFragment(i) => {
+                    collect(doc, &i.node.selection_set.node, depth + 1, out)
+                }
+                Selection::FragmentSpread(s) => {
+                    if let Some(frag) = doc.fragments.get(&s.node.fragment_name.node) {
+                        collect(doc, &frag.node.selection_set.node, depth + 1, out);
+                    }
+                }
+            }
+        }
+    }
+    let doc = async_graphql::parser::parse_query(query).ok()?;
+    let op = match (&doc.operations, operation_name) {
+        (DocumentOperations::Single(op), _) => op,
+        (DocumentOperations::Multiple(ops), Some(name)) => {
+            ops.iter().find(|(n, _)| n.as_str() == name)?.1
+        }
+        (DocumentOperations::Multiple(ops), None) => ops.values().next()?,
+    };
+    let root = match op.node.ty {
+        OperationType::Query => "Query",
+        OperationType::Mutation => "Mutation",
+        OperationType::Subscription => "Subscription",
+    };
+    let mut out = Vec::new();
+    collect(&doc, &op.node.selection_set.node, 0, &mut out);
+    Some((root, out))
 }
 
 /// Response key (alias or name) of the first field the chosen operation selects.
@@ -706,28 +890,92 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
     }))
 }
 
-async fn orders(
-    State(state): State<Arc<AppState>>,
-    Query(q): Query<HashMap<String, String>>,
-) -> Response {
+/// The `?agent=` of a control route (`1`, `2`, `3` or `agent-1`…) as an agent index:
+/// `Ok(None)` when absent; 404 for an unknown agent.
+fn agent_param(state: &AppState, q: &HashMap<String, String>) -> Result<Option<usize>, Response> {
     let Some(agent) = q.get("agent") else {
-        return (
-            StatusCode::BAD_REQUEST,
-            Json(json!({"error": "missing ?agent=1|2|3"})),
-        )
-            .into_response();
+        return Ok(None);
     };
     let n: Option<usize> = agent.trim().trim_start_matches("agent-").parse().ok();
     match n
         .and_then(|n| n.checked_sub(1))
-        .and_then(|i| state.store.agents.get(i))
+        .filter(|i| *i < state.store.agents.len())
     {
-        Some(a) => Json(&a.orders).into_response(),
-        None => (
+        Some(i) => Ok(Some(i)),
+        None => Err((
             StatusCode::NOT_FOUND,
             Json(json!({"error": "unknown agent (use 1, 2 or 3)"})),
         )
-            .into_response(),
+            .into_response()),
+    }
+}
+
+fn missing_agent() -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        Json(json!({"error": "missing ?agent=1|2|3"})),
+    )
+        .into_response()
+}
+
+async fn orders(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    match agent_param(&state, &q) {
+        Ok(Some(i)) => Json(&state.store.agents[i].state().orders).into_response(),
+        Ok(None) => missing_agent(),
+        Err(resp) => resp,
+    }
+}
+
+/// `GET /__sandbox/state?agent=N`: what the bot mutations changed that no query shows whole:
+/// the agent's rates and margins and its payment methods (with liquidity).
+async fn agent_state(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    match agent_param(&state, &q) {
+        Ok(Some(i)) => {
+            let s = state.store.agents[i].state();
+            Json(json!({
+                "agent": format!("agent-{}", i + 1),
+                "rates": s.rates,
+                "paymentMethods": s.payment_methods,
+            }))
+            .into_response()
+        }
+        Ok(None) => missing_agent(),
+        Err(resp) => resp,
+    }
+}
+
+/// `DELETE /__sandbox/state[?agent=N]`: puts orders, profile counters, rates and payment
+/// methods of every agent (or of agent N) back to the seed (204). The request log is not
+/// touched (`DELETE /__sandbox/requests` clears that). A DELETE carrying a non-loopback
+/// `Origin` is refused (403) on top of the CORS preflight refusing it.
+async fn reset_state(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        if !is_loopback_origin(origin.as_bytes()) {
+            return (
+                StatusCode::FORBIDDEN,
+                Json(
+                    json!({"error": "the sandbox state can only be reset from a loopback origin"}),
+                ),
+            )
+                .into_response();
+        }
+    }
+    match agent_param(&state, &q) {
+        Ok(agent) => {
+            state.store.reset(agent);
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(resp) => resp,
     }
 }
 

@@ -8,5 +8,6 @@ mod cli_binary;
 mod cors_static;
 mod faults;
 mod merchant;
+mod mutations;
 mod request_log;
 mod util;
