@@ -11,11 +11,17 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{order_history_values, BotClient, PageQuery};
+use crate::bot::{
+    liquidity_values, mark_paid_values, order_history_values, rates_values, BotClient, PageQuery,
+};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
-use crate::operations::{Value, ORDER_HISTORY, PROFILE, WITHDRAWAL_INFO};
+use crate::operations::{
+    Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
+    MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
+    WITHDRAWAL_INFO,
+};
 use crate::pager::{Pager, Step};
 use crate::transport::FetchTransport;
 use crate::types::FieldOptions;
@@ -130,6 +136,110 @@ impl JsBotClient {
                 .prepare(&WITHDRAWAL_INFO, vec![Value::Str(symbol)], o)
         });
         self.run(call)
+    }
+
+    /// A mutation on one order, by its `id`: one shared path for the three.
+    fn order_mutation(&self, op: &Operation, p2p_payment: &JsValue, options: &JsValue) -> Promise {
+        let call = options::string_arg(p2p_payment, "p2pPayment").and_then(|id| {
+            let o = options::call_options(options)?;
+            let o = FieldOptions {
+                fields: None,
+                signal: o.signal,
+            };
+            self.inner.prepare(op, vec![Value::Str(id)], o)
+        });
+        self.run(call)
+    }
+
+    /// Accepts a pending withdrawal (by the order's `id`); sent once, never retried.
+    #[wasm_bindgen(js_name = acceptWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn accept_withdrawal(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.order_mutation(&ACCEPT_WITHDRAWAL, &p2p_payment, &options)
+    }
+
+    /// Cancels a withdrawal (by the order's `id`); sent once, never retried.
+    #[wasm_bindgen(js_name = cancelWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn cancel_withdrawal(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.order_mutation(&CANCEL_WITHDRAWAL, &p2p_payment, &options)
+    }
+
+    /// Confirms a deposit's fiat arrived (by the order's `id`); sent once, never retried.
+    #[wasm_bindgen(js_name = markDepositAsReceived, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn mark_deposit_as_received(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.order_mutation(&MARK_DEPOSIT_AS_RECEIVED, &p2p_payment, &options)
+    }
+
+    /// Records that an accepted withdrawal was paid; see `MarkWithdrawalAsPaidOptions`.
+    #[wasm_bindgen(js_name = markWithdrawalAsPaid, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn mark_withdrawal_as_paid(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "MarkWithdrawalAsPaidOptions")] options: JsValue,
+    ) -> Promise {
+        let call = options::mark_paid_args(&options).and_then(|a| {
+            let (values, o) = mark_paid_values(a);
+            self.inner.prepare(&MARK_WITHDRAWAL_AS_PAID, values, o)
+        });
+        self.run(call)
+    }
+
+    /// Sets rates and margins (at least one); see `UpdateRatesOptions`.
+    #[wasm_bindgen(js_name = updateRates, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn update_rates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UpdateRatesOptions")] options: JsValue,
+    ) -> Promise {
+        let call = options::rates_args(&options).and_then(|a| {
+            let (values, o) = rates_values(a);
+            self.inner.prepare(&UPDATE_RATES, values, o)
+        });
+        self.run(call)
+    }
+
+    /// Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`.
+    #[wasm_bindgen(js_name = updatePaymentMethodLiquidity, skip_jsdoc, unchecked_return_type = "Promise<P2PPaymentMethod>")]
+    pub fn update_payment_method_liquidity(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UpdatePaymentMethodLiquidityOptions")]
+        options: JsValue,
+    ) -> Promise {
+        let call = options::liquidity_args(&options).and_then(|a| {
+            let (values, o) = liquidity_values(a);
+            self.inner
+                .prepare(&UPDATE_PAYMENT_METHOD_LIQUIDITY, values, o)
+        });
+        self.run(call)
+    }
+
+    /// The order's current record (found by `orderId`, matched by `id`), or `null`.
+    #[wasm_bindgen(skip_jsdoc, unchecked_return_type = "Promise<P2PPayment | null>")]
+    pub fn reconcile(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Pick<P2PPayment, \"id\" | \"orderId\">")]
+        order: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReconcileOptions")] options: JsValue,
+    ) -> Promise {
+        match options::field_options(&options) {
+            Err(e) => self.reject(e),
+            Ok(o) => {
+                let client = self.inner.clone();
+                spawn(Box::pin(async move {
+                    let found = client.reconcile_json(&order, o).await?;
+                    Ok(found.unwrap_or(JsValue::NULL))
+                }))
+            }
+        }
     }
 
     /// Any other operation's `data`; retried only if every operation in it is a query.
