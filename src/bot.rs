@@ -473,3 +473,6 @@ impl<T: Transport> Orders<'_, T> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod mutation_tests;
