@@ -7,6 +7,8 @@
 //! JSON results are the decoded JSON untouched (on wasm32, the very JavaScript objects
 //! `JSON.parse` made).
 
+use std::cell::RefCell;
+
 use crate::call::{Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
@@ -244,7 +246,7 @@ impl<T: Transport> BotClient<T> {
         Ok(Orders {
             client: self,
             query,
-            pager: Pager::new(),
+            pager: RefCell::new(Pager::new()),
         })
     }
 
@@ -424,35 +426,47 @@ impl<T: Transport> BotClient<T> {
     }
 }
 
+/// One step of an order iteration (of [`Orders`] and of the JS `OrderIterator`): the next
+/// row as JSON, fetching the next page when needed; `None` at the end. After an error the
+/// iteration is over.
+pub async fn next_row<T: Transport>(
+    client: &Client<T>,
+    query: &PageQuery,
+    pager: &RefCell<Pager>,
+) -> Result<Option<Json>, Error> {
+    loop {
+        let step = pager.borrow_mut().step();
+        match step {
+            Step::Row(row) => return Ok(Some(row)),
+            Step::Done => return Ok(None),
+            Step::Fetch(page) => {
+                let fetched = match client.redact(query.call(page)) {
+                    Ok(call) => client.execute(&call).await,
+                    Err(e) => Err(e),
+                };
+                match fetched {
+                    Ok(p) => pager.borrow_mut().receive(&p),
+                    Err(e) => {
+                        pager.borrow_mut().finish();
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The iteration returned by [`BotClient::orders`].
 pub struct Orders<'a, T: Transport> {
     client: &'a BotClient<T>,
     query: PageQuery,
-    pager: Pager,
+    pager: RefCell<Pager>,
 }
 
 impl<T: Transport> Orders<'_, T> {
     /// The next order as JSON, `None` at the end. After an error the iteration is over.
     pub async fn next_json(&mut self) -> Result<Option<Json>, Error> {
-        loop {
-            match self.pager.step() {
-                Step::Row(row) => return Ok(Some(row)),
-                Step::Done => return Ok(None),
-                Step::Fetch(page) => {
-                    let fetched = match self.client.redact(self.query.call(page)) {
-                        Ok(call) => self.client.execute(&call).await,
-                        Err(e) => Err(e),
-                    };
-                    match fetched {
-                        Ok(p) => self.pager.receive(&p),
-                        Err(e) => {
-                            self.pager.finish();
-                            return Err(e);
-                        }
-                    }
-                }
-            }
-        }
+        next_row(&self.client.client, &self.query, &self.pager).await
     }
 
     /// The next order, `None` at the end. After an error the iteration is over.
@@ -461,13 +475,13 @@ impl<T: Transport> Orders<'_, T> {
             None => Ok(None),
             Some(row) => from_json(&row, 200)
                 .map(Some)
-                .inspect_err(|_| self.pager.finish()),
+                .inspect_err(|_| self.pager.borrow_mut().finish()),
         }
     }
 
     /// Stops the iteration.
     pub fn close(&mut self) {
-        self.pager.finish();
+        self.pager.borrow_mut().finish();
     }
 }
 

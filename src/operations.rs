@@ -90,10 +90,11 @@ pub enum Check {
 pub enum Rule {
     /// None.
     None,
-    /// At least one argument must be given; the refusal names this field.
-    AtLeastOne(&'static str),
-    /// Exactly one of these two arguments (by caller name) must be given.
-    ExactlyOne(&'static str, &'static str),
+    /// At least one argument must be given; the refusal names this field, with this message.
+    AtLeastOne(&'static str, &'static str),
+    /// Exactly one of these two arguments (by caller name) must be given; the refusal names
+    /// the first, with this message.
+    ExactlyOne(&'static str, &'static str, &'static str),
 }
 
 /// One argument of a root field.
@@ -288,28 +289,17 @@ impl Operation {
         }
         match self.rule {
             Rule::None => {}
-            Rule::AtLeastOne(field) if out.is_empty() => {
-                let mut m = String::from(field);
-                m.push_str(" must have at least one of");
-                for (i, a) in self.args.iter().enumerate() {
-                    m.push_str(if i == 0 { " " } else { ", " });
-                    m.push_str(a.caller);
-                }
-                return Err(Error::invalid(field, m));
+            Rule::AtLeastOne(field, message) if out.is_empty() => {
+                return Err(Error::invalid(field, message));
             }
-            Rule::AtLeastOne(_) => {}
-            Rule::ExactlyOne(a, b) => {
+            Rule::AtLeastOne(..) => {}
+            Rule::ExactlyOne(a, b, message) => {
                 let given = |caller: &str| {
                     self.arg(caller)
                         .is_some_and(|arg| out.iter().any(|(n, _)| *n == arg.name))
                 };
                 if given(a) == given(b) {
-                    let mut m = String::from(self.method);
-                    m.push_str(" needs exactly one of ");
-                    m.push_str(a);
-                    m.push_str(" and ");
-                    m.push_str(b);
-                    return Err(Error::invalid(a, m));
+                    return Err(Error::invalid(a, message));
                 }
             }
         }
@@ -661,7 +651,10 @@ pub const UPDATE_RATES: Operation = mutation(
     "",
     "updateRates",
     "boolean",
-    Rule::AtLeastOne("rates"),
+    Rule::AtLeastOne(
+        "rates",
+        "rates must have at least one of depositRate, depositMargin, withdrawalRate, withdrawalMargin",
+    ),
 );
 
 /// Default `P2PPaymentMethod` selection: the fields of the service contract.
@@ -687,7 +680,11 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = mutation(
     PAYMENT_METHOD_FIELDS,
     "updatePaymentMethodLiquidity",
     "P2PPaymentMethod",
-    Rule::ExactlyOne("paymentMethod", "paymentMethodType"),
+    Rule::ExactlyOne(
+        "paymentMethod",
+        "paymentMethodType",
+        "paymentMethod: give exactly one of paymentMethod and paymentMethodType",
+    ),
 );
 
 /// The six bot mutations.

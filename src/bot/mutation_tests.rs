@@ -514,3 +514,45 @@ fn reconcile_reads_the_order_back_by_order_id_on_every_page() {
     }
     assert_eq!(c.transport().sent(), 0);
 }
+
+/// The JS reader takes a mutation's options from its declaration (`options::mutation_values`);
+/// the TypeScript option types, derived from the Rust argument structs, must offer exactly
+/// those keys: every argument under its caller name (required ones required), `fields` when
+/// the result has fields, and `signal`.
+#[test]
+fn typescript_mutation_options_match_the_declarations() {
+    use tsify::Tsify;
+    fn members(decl: &str) -> Vec<String> {
+        decl.lines()
+            .filter_map(|l| l.strip_prefix("    ")?.split_once(": ").map(|(k, _)| k))
+            .filter(|k| k.starts_with(|c: char| c.is_ascii_alphabetic()))
+            .map(str::to_owned)
+            .collect()
+    }
+    for (op, decl) in [
+        (&MARK_WITHDRAWAL_AS_PAID, MarkWithdrawalAsPaidArgs::DECL),
+        (&UPDATE_RATES, UpdateRatesArgs::DECL),
+        (&UPDATE_PAYMENT_METHOD_LIQUIDITY, UpdateLiquidityArgs::DECL),
+    ] {
+        let mut want: Vec<String> = op
+            .args
+            .iter()
+            .map(|a| {
+                let optional = !a.ty.ends_with('!');
+                format!("{}{}", a.caller, if optional { "?" } else { "" })
+            })
+            .collect();
+        if !op.fields.is_empty() {
+            want.push("fields?".into());
+        }
+        want.push("signal?".into());
+        let mut have = members(decl);
+        have.sort();
+        want.sort();
+        assert_eq!(have, want, "{decl}");
+        assert!(
+            decl.contains(&format!("export interface {}Options ", op.name)),
+            "{decl}"
+        );
+    }
+}

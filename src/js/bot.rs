@@ -11,9 +11,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{
-    liquidity_values, mark_paid_values, order_history_values, rates_values, BotClient, PageQuery,
-};
+use crate::bot::{next_row, order_history_values, BotClient, PageQuery};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
@@ -22,7 +20,7 @@ use crate::operations::{
     MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
     WITHDRAWAL_INFO,
 };
-use crate::pager::{Pager, Step};
+use crate::pager::Pager;
 use crate::transport::FetchTransport;
 use crate::types::FieldOptions;
 
@@ -138,17 +136,21 @@ impl JsBotClient {
         self.run(call)
     }
 
-    /// A mutation on one order, by its `id`: one shared path for the three.
+    /// Prepares and runs `op` with values read from JS: one shared path for the mutations.
+    fn run_op(&self, op: &Operation, read: Result<(Vec<Value>, FieldOptions), Error>) -> Promise {
+        self.run(read.and_then(|(values, o)| self.inner.prepare(op, values, o)))
+    }
+
+    /// A mutation on one order, by its `id`.
     fn order_mutation(&self, op: &Operation, p2p_payment: &JsValue, options: &JsValue) -> Promise {
-        let call = options::string_arg(p2p_payment, "p2pPayment").and_then(|id| {
-            let o = options::call_options(options)?;
+        let read = options::string_arg(p2p_payment, "p2pPayment").and_then(|id| {
             let o = FieldOptions {
                 fields: None,
-                signal: o.signal,
+                signal: options::call_options(options)?.signal,
             };
-            self.inner.prepare(op, vec![Value::Str(id)], o)
+            Ok((vec![Value::Str(id)], o))
         });
-        self.run(call)
+        self.run_op(op, read)
     }
 
     /// Accepts a pending withdrawal (by the order's `id`); sent once, never retried.
@@ -187,11 +189,8 @@ impl JsBotClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "MarkWithdrawalAsPaidOptions")] options: JsValue,
     ) -> Promise {
-        let call = options::mark_paid_args(&options).and_then(|a| {
-            let (values, o) = mark_paid_values(a);
-            self.inner.prepare(&MARK_WITHDRAWAL_AS_PAID, values, o)
-        });
-        self.run(call)
+        let read = options::mutation_values(&MARK_WITHDRAWAL_AS_PAID, &options);
+        self.run_op(&MARK_WITHDRAWAL_AS_PAID, read)
     }
 
     /// Sets rates and margins (at least one); see `UpdateRatesOptions`.
@@ -200,11 +199,10 @@ impl JsBotClient {
         &self,
         #[wasm_bindgen(unchecked_param_type = "UpdateRatesOptions")] options: JsValue,
     ) -> Promise {
-        let call = options::rates_args(&options).and_then(|a| {
-            let (values, o) = rates_values(a);
-            self.inner.prepare(&UPDATE_RATES, values, o)
-        });
-        self.run(call)
+        self.run_op(
+            &UPDATE_RATES,
+            options::mutation_values(&UPDATE_RATES, &options),
+        )
     }
 
     /// Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`.
@@ -214,12 +212,8 @@ impl JsBotClient {
         #[wasm_bindgen(unchecked_param_type = "UpdatePaymentMethodLiquidityOptions")]
         options: JsValue,
     ) -> Promise {
-        let call = options::liquidity_args(&options).and_then(|a| {
-            let (values, o) = liquidity_values(a);
-            self.inner
-                .prepare(&UPDATE_PAYMENT_METHOD_LIQUIDITY, values, o)
-        });
-        self.run(call)
+        let read = options::mutation_values(&UPDATE_PAYMENT_METHOD_LIQUIDITY, &options);
+        self.run_op(&UPDATE_PAYMENT_METHOD_LIQUIDITY, read)
     }
 
     /// The order's current record (found by `orderId`, matched by `id`), or `null`.
@@ -295,26 +289,11 @@ impl OrderIterator {
             if let Some(p) = previous {
                 let _ = JsFuture::from(p).await;
             }
-            loop {
-                let step = pager.borrow_mut().step();
-                match step {
-                    Step::Row(row) => return Ok(iter_result(false, &row)),
-                    Step::Done => return Ok(iter_result(true, &JsValue::UNDEFINED)),
-                    Step::Fetch(page) => {
-                        let fetched = match client.redact(query.call(page)) {
-                            Ok(call) => client.execute(&call).await,
-                            Err(e) => Err(e),
-                        };
-                        match fetched {
-                            Ok(p) => pager.borrow_mut().receive(&p),
-                            Err(e) => {
-                                pager.borrow_mut().finish();
-                                return Err(e);
-                            }
-                        }
-                    }
-                }
-            }
+            let row = next_row(&client, &query, &pager).await?;
+            Ok(match row {
+                Some(row) => iter_result(false, &row),
+                None => iter_result(true, &JsValue::UNDEFINED),
+            })
         }));
         *self.tail.borrow_mut() = Some(promise.clone());
         promise

@@ -8,11 +8,9 @@ use wasm_bindgen::JsCast;
 use crate::config::ClientOptions;
 use crate::error::Error;
 use crate::inputs;
+use crate::operations::{Operation, Value};
 use crate::transport::{FetchTransport, Signal};
-use crate::types::{
-    CallOptions, FieldOptions, MarkWithdrawalAsPaidArgs, OrderHistoryArgs, OrderHistoryFilter,
-    OrdersArgs, UpdateLiquidityArgs, UpdateRatesArgs,
-};
+use crate::types::{CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter, OrdersArgs};
 
 fn invalid(field: &str, tail: &str) -> Error {
     let mut m = String::from(field);
@@ -352,69 +350,35 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
     ))
 }
 
-/// A mutation's options object: required, and every key one of `known` (a misspelt rate
-/// must not be silently skipped); the refusal names the key.
-fn mutation_object(value: &JsValue, known: &[&str]) -> Result<JsValue, Error> {
+/// The options object of a mutation that takes one (`markWithdrawalAsPaid`, `updateRates`,
+/// `updatePaymentMethodLiquidity`), read from the declaration: each argument under its
+/// caller name (a string, or absent), `signal`, and `fields` when the result has fields. Any
+/// other key is refused (a misspelt rate must not be silently skipped), naming it. The
+/// TypeScript option types are checked against the same declarations (`operations` tests).
+pub fn mutation_values(
+    op: &Operation,
+    value: &JsValue,
+) -> Result<(Vec<Value>, FieldOptions), Error> {
     let Some(o) = options_object(value, "options")? else {
         return Err(invalid("options", " is required"));
     };
     let keys = Object::keys(o.unchecked_ref::<Object>());
     for i in 0..keys.length() {
         let name = keys.get(i).as_string().unwrap_or_default();
-        if !known.contains(&name.as_str()) {
+        let known = name == "signal"
+            || (name == "fields" && !op.fields.is_empty())
+            || op.arg(&name).is_some();
+        if !known {
             return Err(invalid(&name, " is not an option of this method"));
         }
     }
-    Ok(o)
-}
-
-/// `{ p2pPayment, paymentMethod, receipt?, signal? }`
-pub fn mark_paid_args(value: &JsValue) -> Result<MarkWithdrawalAsPaidArgs, Error> {
-    let o = mutation_object(value, &["p2pPayment", "paymentMethod", "receipt", "signal"])?;
-    Ok(MarkWithdrawalAsPaidArgs {
-        p2p_payment: string(&o, "p2pPayment", "p2pPayment")?.unwrap_or_default(),
-        payment_method: string(&o, "paymentMethod", "paymentMethod")?.unwrap_or_default(),
-        receipt: string(&o, "receipt", "receipt")?,
-        signal: signal(&o)?,
-    })
-}
-
-/// `{ depositRate?, depositMargin?, withdrawalRate?, withdrawalMargin?, signal? }`
-pub fn rates_args(value: &JsValue) -> Result<UpdateRatesArgs, Error> {
-    const KEYS: [&str; 5] = [
-        "depositRate",
-        "depositMargin",
-        "withdrawalRate",
-        "withdrawalMargin",
-        "signal",
-    ];
-    let o = mutation_object(value, &KEYS)?;
-    Ok(UpdateRatesArgs {
-        deposit_rate: string(&o, KEYS[0], KEYS[0])?,
-        deposit_margin: string(&o, KEYS[1], KEYS[1])?,
-        withdrawal_rate: string(&o, KEYS[2], KEYS[2])?,
-        withdrawal_margin: string(&o, KEYS[3], KEYS[3])?,
-        signal: signal(&o)?,
-    })
-}
-
-/// `{ paymentMethod?, paymentMethodType?, amountLocal, fields?, signal? }`
-pub fn liquidity_args(value: &JsValue) -> Result<UpdateLiquidityArgs, Error> {
-    let o = mutation_object(
-        value,
-        &[
-            "paymentMethod",
-            "paymentMethodType",
-            "amountLocal",
-            "fields",
-            "signal",
-        ],
-    )?;
-    Ok(UpdateLiquidityArgs {
-        payment_method: string(&o, "paymentMethod", "paymentMethod")?,
-        payment_method_type: string(&o, "paymentMethodType", "paymentMethodType")?,
-        amount_local: string(&o, "amountLocal", "amountLocal")?.unwrap_or_default(),
+    let mut values = Vec::with_capacity(op.args.len());
+    for a in op.args {
+        values.push(string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str));
+    }
+    let options = FieldOptions {
         fields: fields(&o)?,
         signal: signal(&o)?,
-    })
+    };
+    Ok((values, options))
 }
