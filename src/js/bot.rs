@@ -157,7 +157,7 @@ impl JsBotClient {
     #[wasm_bindgen(js_name = acceptWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
     pub fn accept_withdrawal(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         self.order_mutation(&ACCEPT_WITHDRAWAL, &p2p_payment, &options)
@@ -167,7 +167,7 @@ impl JsBotClient {
     #[wasm_bindgen(js_name = cancelWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
     pub fn cancel_withdrawal(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         self.order_mutation(&CANCEL_WITHDRAWAL, &p2p_payment, &options)
@@ -177,7 +177,7 @@ impl JsBotClient {
     #[wasm_bindgen(js_name = markDepositAsReceived, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
     pub fn mark_deposit_as_received(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         self.order_mutation(&MARK_DEPOSIT_AS_RECEIVED, &p2p_payment, &options)
