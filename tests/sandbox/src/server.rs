@@ -891,23 +891,24 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
 }
 
 /// The `?agent=` of a control route (`1`, `2`, `3` or `agent-1`…) as an agent index:
-/// `Ok(None)` when absent; 404 for an unknown agent.
-fn agent_param(state: &AppState, q: &HashMap<String, String>) -> Result<Option<usize>, Response> {
+/// `Ok(None)` when absent, `Err` for an unknown agent (answered with [`unknown_agent`]).
+fn agent_param(state: &AppState, q: &HashMap<String, String>) -> Result<Option<usize>, ()> {
     let Some(agent) = q.get("agent") else {
         return Ok(None);
     };
     let n: Option<usize> = agent.trim().trim_start_matches("agent-").parse().ok();
-    match n
-        .and_then(|n| n.checked_sub(1))
+    n.and_then(|n| n.checked_sub(1))
         .filter(|i| *i < state.store.agents.len())
-    {
-        Some(i) => Ok(Some(i)),
-        None => Err((
-            StatusCode::NOT_FOUND,
-            Json(json!({"error": "unknown agent (use 1, 2 or 3)"})),
-        )
-            .into_response()),
-    }
+        .map(Some)
+        .ok_or(())
+}
+
+fn unknown_agent() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"error": "unknown agent (use 1, 2 or 3)"})),
+    )
+        .into_response()
 }
 
 fn missing_agent() -> Response {
@@ -925,7 +926,7 @@ async fn orders(
     match agent_param(&state, &q) {
         Ok(Some(i)) => Json(&state.store.agents[i].state().orders).into_response(),
         Ok(None) => missing_agent(),
-        Err(resp) => resp,
+        Err(()) => unknown_agent(),
     }
 }
 
@@ -946,7 +947,7 @@ async fn agent_state(
             .into_response()
         }
         Ok(None) => missing_agent(),
-        Err(resp) => resp,
+        Err(()) => unknown_agent(),
     }
 }
 
@@ -975,7 +976,7 @@ async fn reset_state(
             state.store.reset(agent);
             StatusCode::NO_CONTENT.into_response()
         }
-        Err(resp) => resp,
+        Err(()) => unknown_agent(),
     }
 }
 
