@@ -10,9 +10,9 @@ import { describe, renderError } from "../lib/errors.js";
 /** The actions, with the order type and statuses each applies to (the service's lifecycle). */
 const ACTIONS = [
   { op: "acceptWithdrawal", label: "Accept", verb: "Accept withdrawal", type: "withdrawal", from: ["pending"] },
-  { op: "markWithdrawalAsPaid", label: "Mark paid", verb: "Mark withdrawal as paid", type: "withdrawal", from: ["picked_up"], paid: true },
+  { op: "markWithdrawalAsPaid", label: "Paid", verb: "Mark withdrawal as paid", type: "withdrawal", from: ["picked_up"], paid: true },
   { op: "cancelWithdrawal", label: "Cancel", verb: "Cancel withdrawal", type: "withdrawal", from: ["pending", "picked_up"], danger: true },
-  { op: "markDepositAsReceived", label: "Mark received", verb: "Mark deposit as received", type: "deposit", from: ["pending", "picked_up", "paid"] },
+  { op: "markDepositAsReceived", label: "Received", verb: "Mark deposit as received", type: "deposit", from: ["pending", "picked_up", "paid"] },
 ];
 
 /** The order and its amount, as the confirmation and the status line name them. */
