@@ -100,36 +100,48 @@ fn signal_only(signal: Option<Signal>) -> FieldOptions {
     }
 }
 
-/// Checks `reconcile`'s order (its `id` and `orderId`, both non-empty) and builds the
-/// `orders` arguments that read it back: filtered by `orderId`, the selection from
+/// Checks `reconcile`'s order (its `id` and `orderId`, both non-empty) and builds the query
+/// that reads it back: `orderHistory` filtered by `orderId`, the selection from
 /// `options.fields` (with `id` added when missing: rows are matched by it) or the default.
-pub fn reconcile_args(
+/// Returns the `id` to match and the query.
+pub fn reconcile_query(
     id: Option<String>,
     order_id: Option<String>,
     options: FieldOptions,
-) -> Result<(String, OrdersArgs), Error> {
+) -> Result<(String, PageQuery), Error> {
     let required = |v: Option<String>, field: &str| {
         let v = v.unwrap_or_default();
         Ok::<String, Error>(inputs::id(field, &v)?.to_owned())
     };
     let id = required(id, "order.id")?;
-    let order_id = required(order_id, "order.orderId")?;
+    let filter = OrderHistoryFilter {
+        order_id: Some(required(order_id, "order.orderId")?),
+        ..Default::default()
+    };
     let fields = options.fields.map(|mut f| {
         if !f.iter().any(|n| n == "id") {
             f.push("id".into());
         }
         f
     });
-    let args = OrdersArgs {
-        per_page: None,
-        filter: OrderHistoryFilter {
-            order_id: Some(order_id),
-            ..Default::default()
-        },
-        fields,
-        signal: options.signal,
-    };
-    Ok((id, args))
+    let query = PageQuery::new(None, filter, fields.as_deref(), options.signal)?;
+    Ok((id, query))
+}
+
+/// `reconcile`'s read-back: every page of `query`, until the row whose `id` is `id`; `None`
+/// when no page has it.
+pub async fn find_by_id<T: Transport>(
+    client: &Client<T>,
+    query: &PageQuery,
+    id: &str,
+) -> Result<Option<Json>, Error> {
+    let pager = RefCell::new(Pager::new());
+    while let Some(row) = next_row(client, query, &pager).await? {
+        if row.member("id").and_then(|v| v.string()).as_deref() == Some(id) {
+            return Ok(Some(row));
+        }
+    }
+    Ok(None)
 }
 
 /// A validated order-history query, ready to fetch any page of (the building block of
@@ -366,14 +378,8 @@ impl<T: Transport> BotClient<T> {
         order_id: Option<String>,
         options: FieldOptions,
     ) -> Result<Option<Json>, Error> {
-        let (id, args) = self.redact(reconcile_args(id, order_id, options))?;
-        let mut rows = self.orders(args)?;
-        while let Some(row) = rows.next_json().await? {
-            if row.member("id").and_then(|v| v.string()).as_deref() == Some(id.as_str()) {
-                return Ok(Some(row));
-            }
-        }
-        Ok(None)
+        let (id, query) = self.redact(reconcile_query(id, order_id, options))?;
+        find_by_id(&self.client, &query, &id).await
     }
 
     /// Validates and builds a call of any other operation. `variables` must be a JSON

@@ -11,7 +11,9 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{next_row, order_history_values, BotClient, PageQuery};
+use crate::bot::{
+    find_by_id, next_row, order_history_values, reconcile_query, BotClient, PageQuery,
+};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
@@ -224,12 +226,19 @@ impl JsBotClient {
         order: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ReconcileOptions")] options: JsValue,
     ) -> Promise {
-        match options::field_options(&options) {
+        let member = |k: &str| {
+            Reflect::get(&order, &JsValue::from_str(k))
+                .ok()?
+                .as_string()
+        };
+        let read = options::field_options(&options)
+            .and_then(|o| reconcile_query(member("id"), member("orderId"), o));
+        match read {
             Err(e) => self.reject(e),
-            Ok(o) => {
+            Ok((id, query)) => {
                 let client = self.inner.clone();
                 spawn(Box::pin(async move {
-                    let found = client.reconcile_json(&order, o).await?;
+                    let found = find_by_id(&client, &query, &id).await?;
                     Ok(found.unwrap_or(JsValue::NULL))
                 }))
             }
