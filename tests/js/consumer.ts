@@ -300,6 +300,18 @@ export async function dashboard(baseUrl: string, apiKey: string, signal: AbortSi
 }
 
 // The agent actions (issue 13): typed arguments and results, reconcile.
+import type {
+  MarkWithdrawalAsPaidOptions, UpdateRatesOptions, UpdatePaymentMethodLiquidityOptions, P2PPaymentMethod,
+  ReconcileOptions,
+} from "settlement-wasm";
+type _paidOptions = Assert<Equal<Parameters<BotClient["markWithdrawalAsPaid"]>[0], MarkWithdrawalAsPaidOptions>>;
+type _ratesOptions = Assert<Equal<Parameters<BotClient["updateRates"]>[0], UpdateRatesOptions>>;
+type _liqOptions = Assert<Equal<Parameters<BotClient["updatePaymentMethodLiquidity"]>[0], UpdatePaymentMethodLiquidityOptions>>;
+type _liqResult = Assert<Equal<Awaited<ReturnType<BotClient["updatePaymentMethodLiquidity"]>>, P2PPaymentMethod>>;
+type _reconcileOptions = Assert<Equal<NonNullable<Parameters<BotClient["reconcile"]>[1]>, ReconcileOptions>>;
+// A number is not decimal text: refused by the types too.
+// @ts-expect-error depositRate is a string
+const _badRate: UpdateRatesOptions = { depositRate: 1540 };
 type _acceptResult = Assert<Equal<Awaited<ReturnType<BotClient["acceptWithdrawal"]>>, boolean>>;
 type _acceptArgs = Assert<Equal<Parameters<BotClient["acceptWithdrawal"]>[0], string>>;
 type _ratesArg = Assert<Equal<Parameters<BotClient["updateRates"]>[0]["depositRate"], string | undefined>>;
