@@ -268,7 +268,8 @@ fn each_refusal_names_its_field_and_sends_nothing() {
 
 #[test]
 fn no_mutation_is_retried_on_503_429_timeout_or_network_errors() {
-    let failures: [(&str, fn(&FakeTransport), Code); 4] = [
+    type Script = fn(&FakeTransport);
+    let failures: [(&str, Script, Code); 4] = [
         (
             "503",
             |t| {
