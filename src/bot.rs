@@ -7,6 +7,8 @@
 //! JSON results are the decoded JSON untouched (on wasm32, the very JavaScript objects
 //! `JSON.parse` made).
 
+use std::cell::RefCell;
+
 use crate::call::{Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
@@ -14,13 +16,16 @@ use crate::graphql::{self, Body, Expect, Variables as BodyVariables};
 use crate::inputs;
 use crate::json::{Json, JsonValue};
 use crate::operations::{
-    Endpoint, Operation, Value, Variables, ORDER_HISTORY, PROFILE, WITHDRAWAL_INFO,
+    Endpoint, Operation, Value, Variables, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL,
+    MARK_DEPOSIT_AS_RECEIVED, MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE,
+    UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES, WITHDRAWAL_INFO,
 };
 use crate::pager::{Pager, Step};
 use crate::transport::{Signal, Transport};
 use crate::types::{
-    from_json, AgentProfile, CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter,
-    OrderHistoryPage, OrdersArgs, P2PPayment, WithdrawalInfo,
+    from_json, AgentProfile, CallOptions, FieldOptions, MarkWithdrawalAsPaidArgs, OrderHistoryArgs,
+    OrderHistoryFilter, OrderHistoryPage, OrdersArgs, P2PPayment, P2PPaymentMethod,
+    UpdateLiquidityArgs, UpdateRatesArgs, WithdrawalInfo,
 };
 
 /// A client of the bot (agent) endpoint, `{baseUrl}/service/bot/graphql`. Dereferences to
@@ -47,6 +52,96 @@ pub fn order_history_values(
         per_page.map_or(Value::Null, Value::Int),
         Value::Filter(filter),
     ]
+}
+
+fn opt(v: Option<String>) -> Value {
+    v.map_or(Value::Null, Value::Str)
+}
+
+/// The `markWithdrawalAsPaid` argument values (declaration order) and call options.
+pub fn mark_paid_values(a: MarkWithdrawalAsPaidArgs) -> (Vec<Value>, FieldOptions) {
+    let values = vec![
+        Value::Str(a.p2p_payment),
+        Value::Str(a.payment_method),
+        opt(a.receipt),
+    ];
+    (values, signal_only(a.signal))
+}
+
+/// The `updateRates` argument values (declaration order) and call options.
+pub fn rates_values(a: UpdateRatesArgs) -> (Vec<Value>, FieldOptions) {
+    let values = vec![
+        opt(a.deposit_rate),
+        opt(a.deposit_margin),
+        opt(a.withdrawal_rate),
+        opt(a.withdrawal_margin),
+    ];
+    (values, signal_only(a.signal))
+}
+
+/// The `updatePaymentMethodLiquidity` argument values (declaration order) and call options.
+pub fn liquidity_values(a: UpdateLiquidityArgs) -> (Vec<Value>, FieldOptions) {
+    let values = vec![
+        opt(a.payment_method),
+        opt(a.payment_method_type),
+        Value::Str(a.amount_local),
+    ];
+    let options = FieldOptions {
+        fields: a.fields,
+        signal: a.signal,
+    };
+    (values, options)
+}
+
+fn signal_only(signal: Option<Signal>) -> FieldOptions {
+    FieldOptions {
+        fields: None,
+        signal,
+    }
+}
+
+/// Checks `reconcile`'s order (its `id` and `orderId`, both non-empty) and builds the query
+/// that reads it back: `orderHistory` filtered by `orderId`, the selection from
+/// `options.fields` (with `id` added when missing: rows are matched by it) or the default.
+/// Returns the `id` to match and the query.
+pub fn reconcile_query(
+    id: Option<String>,
+    order_id: Option<String>,
+    options: FieldOptions,
+) -> Result<(String, PageQuery), Error> {
+    let required = |v: Option<String>, field: &str| {
+        let v = v.unwrap_or_default();
+        Ok::<String, Error>(inputs::id(field, &v)?.to_owned())
+    };
+    let id = required(id, "order.id")?;
+    let filter = OrderHistoryFilter {
+        order_id: Some(required(order_id, "order.orderId")?),
+        ..Default::default()
+    };
+    let fields = options.fields.map(|mut f| {
+        if !f.iter().any(|n| n == "id") {
+            f.push("id".into());
+        }
+        f
+    });
+    let query = PageQuery::new(None, filter, fields.as_deref(), options.signal)?;
+    Ok((id, query))
+}
+
+/// `reconcile`'s read-back: every page of `query`, until the row whose `id` is `id`; `None`
+/// when no page has it.
+pub async fn find_by_id<T: Transport>(
+    client: &Client<T>,
+    query: &PageQuery,
+    id: &str,
+) -> Result<Option<Json>, Error> {
+    let pager = RefCell::new(Pager::new());
+    while let Some(row) = next_row(client, query, &pager).await? {
+        if row.member("id").and_then(|v| v.string()).as_deref() == Some(id) {
+            return Ok(Some(row));
+        }
+    }
+    Ok(None)
 }
 
 /// A validated order-history query, ready to fetch any page of (the building block of
@@ -163,7 +258,7 @@ impl<T: Transport> BotClient<T> {
         Ok(Orders {
             client: self,
             query,
-            pager: Pager::new(),
+            pager: RefCell::new(Pager::new()),
         })
     }
 
@@ -177,6 +272,114 @@ impl<T: Transport> BotClient<T> {
         let values = vec![Value::Str(symbol.to_owned())];
         self.execute_typed(self.prepare(&WITHDRAWAL_INFO, values, options))
             .await
+    }
+
+    /// Accepts a pending withdrawal (`pending` → `picked_up`). `p2p_payment` is the order's
+    /// `id`. Sent once, never retried: a lost answer is `outcome_unknown` (see
+    /// [`BotClient::reconcile`]).
+    pub async fn accept_withdrawal(
+        &self,
+        p2p_payment: &str,
+        options: CallOptions,
+    ) -> Result<bool, Error> {
+        self.order_mutation(&ACCEPT_WITHDRAWAL, p2p_payment, options)
+            .await
+    }
+
+    /// Cancels a withdrawal (`pending` or `picked_up` → `canceled`). Sent once.
+    pub async fn cancel_withdrawal(
+        &self,
+        p2p_payment: &str,
+        options: CallOptions,
+    ) -> Result<bool, Error> {
+        self.order_mutation(&CANCEL_WITHDRAWAL, p2p_payment, options)
+            .await
+    }
+
+    /// Confirms that a deposit's fiat arrived (→ `completed`). Sent once.
+    pub async fn mark_deposit_as_received(
+        &self,
+        p2p_payment: &str,
+        options: CallOptions,
+    ) -> Result<bool, Error> {
+        self.order_mutation(&MARK_DEPOSIT_AS_RECEIVED, p2p_payment, options)
+            .await
+    }
+
+    async fn order_mutation(
+        &self,
+        op: &Operation,
+        p2p_payment: &str,
+        options: CallOptions,
+    ) -> Result<bool, Error> {
+        let values = vec![Value::Str(p2p_payment.to_owned())];
+        self.execute_typed(self.prepare(op, values, signal_only(options.signal)))
+            .await
+    }
+
+    /// Records that an accepted withdrawal was paid (`picked_up` → `paid`). Sent once.
+    pub async fn mark_withdrawal_as_paid(
+        &self,
+        args: MarkWithdrawalAsPaidArgs,
+    ) -> Result<bool, Error> {
+        let (values, options) = mark_paid_values(args);
+        self.execute_typed(self.prepare(&MARK_WITHDRAWAL_AS_PAID, values, options))
+            .await
+    }
+
+    /// Sets the rates and margins given (at least one). Sent once.
+    pub async fn update_rates(&self, args: UpdateRatesArgs) -> Result<bool, Error> {
+        let (values, options) = rates_values(args);
+        self.execute_typed(self.prepare(&UPDATE_RATES, values, options))
+            .await
+    }
+
+    /// Sets the local currency available on one payment method. Sent once.
+    pub async fn update_payment_method_liquidity(
+        &self,
+        args: UpdateLiquidityArgs,
+    ) -> Result<P2PPaymentMethod, Error> {
+        let (values, options) = liquidity_values(args);
+        self.execute_typed(self.prepare(&UPDATE_PAYMENT_METHOD_LIQUIDITY, values, options))
+            .await
+    }
+
+    /// Reads an order back after a mutation whose outcome is unknown: `orderHistory`
+    /// filtered by the order's `orderId` (every page), and the record whose `id` matches, or
+    /// `None`. `order` is a row as `order_history` returns it; it needs `id` and `orderId`.
+    pub async fn reconcile(
+        &self,
+        order: &P2PPayment,
+        options: FieldOptions,
+    ) -> Result<Option<P2PPayment>, Error> {
+        let found = self
+            .reconcile_ids(order.id.clone(), order.order_id.clone(), options)
+            .await?;
+        match found {
+            None => Ok(None),
+            Some(row) => from_json(&row, 200).map(Some),
+        }
+    }
+
+    /// [`BotClient::reconcile`] for an order given as JSON; the record as JSON, untouched.
+    pub async fn reconcile_json(
+        &self,
+        order: &Json,
+        options: FieldOptions,
+    ) -> Result<Option<Json>, Error> {
+        let member = |k: &str| order.member(k).and_then(|v| v.string());
+        self.reconcile_ids(member("id"), member("orderId"), options)
+            .await
+    }
+
+    async fn reconcile_ids(
+        &self,
+        id: Option<String>,
+        order_id: Option<String>,
+        options: FieldOptions,
+    ) -> Result<Option<Json>, Error> {
+        let (id, query) = self.redact(reconcile_query(id, order_id, options))?;
+        find_by_id(&self.client, &query, &id).await
     }
 
     /// Validates and builds a call of any other operation. `variables` must be a JSON
@@ -229,35 +432,47 @@ impl<T: Transport> BotClient<T> {
     }
 }
 
+/// One step of an order iteration (of [`Orders`] and of the JS `OrderIterator`): the next
+/// row as JSON, fetching the next page when needed; `None` at the end. After an error the
+/// iteration is over.
+pub async fn next_row<T: Transport>(
+    client: &Client<T>,
+    query: &PageQuery,
+    pager: &RefCell<Pager>,
+) -> Result<Option<Json>, Error> {
+    loop {
+        let step = pager.borrow_mut().step();
+        match step {
+            Step::Row(row) => return Ok(Some(row)),
+            Step::Done => return Ok(None),
+            Step::Fetch(page) => {
+                let fetched = match client.redact(query.call(page)) {
+                    Ok(call) => client.execute(&call).await,
+                    Err(e) => Err(e),
+                };
+                match fetched {
+                    Ok(p) => pager.borrow_mut().receive(&p),
+                    Err(e) => {
+                        pager.borrow_mut().finish();
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The iteration returned by [`BotClient::orders`].
 pub struct Orders<'a, T: Transport> {
     client: &'a BotClient<T>,
     query: PageQuery,
-    pager: Pager,
+    pager: RefCell<Pager>,
 }
 
 impl<T: Transport> Orders<'_, T> {
     /// The next order as JSON, `None` at the end. After an error the iteration is over.
     pub async fn next_json(&mut self) -> Result<Option<Json>, Error> {
-        loop {
-            match self.pager.step() {
-                Step::Row(row) => return Ok(Some(row)),
-                Step::Done => return Ok(None),
-                Step::Fetch(page) => {
-                    let fetched = match self.client.redact(self.query.call(page)) {
-                        Ok(call) => self.client.execute(&call).await,
-                        Err(e) => Err(e),
-                    };
-                    match fetched {
-                        Ok(p) => self.pager.receive(&p),
-                        Err(e) => {
-                            self.pager.finish();
-                            return Err(e);
-                        }
-                    }
-                }
-            }
-        }
+        next_row(&self.client.client, &self.query, &self.pager).await
     }
 
     /// The next order, `None` at the end. After an error the iteration is over.
@@ -266,15 +481,18 @@ impl<T: Transport> Orders<'_, T> {
             None => Ok(None),
             Some(row) => from_json(&row, 200)
                 .map(Some)
-                .inspect_err(|_| self.pager.finish()),
+                .inspect_err(|_| self.pager.borrow_mut().finish()),
         }
     }
 
     /// Stops the iteration.
     pub fn close(&mut self) {
-        self.pager.finish();
+        self.pager.borrow_mut().finish();
     }
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod mutation_tests;

@@ -3,7 +3,7 @@
 //! validated [`Config`], one [`Transport`], and [`PreparedCall`]s to run through them.
 
 use crate::config::{ClientOptions, Config};
-use crate::error::Error;
+use crate::error::{Code, Error};
 use crate::graphql::{self, decode_response, Body, Expect, Variables};
 use crate::json::Json;
 use crate::operations::{Endpoint, Operation, Value};
@@ -141,6 +141,11 @@ pub fn prepare(
         return Err(Error::invalid("operation", m));
     }
     let variables = op.variables(values)?;
+    if op.fields.is_empty() && options.fields.is_some() {
+        let mut m = String::from(op.method);
+        m.push_str(" returns a Boolean: there are no fields to select");
+        return Err(Error::invalid("fields", m));
+    }
     let selection = graphql::selection(options.fields.as_deref(), op.fields)?;
     PreparedCall::new(op, &op.document(&selection), &variables, options.signal)
 }
@@ -154,7 +159,9 @@ pub struct Success {
 }
 
 /// Posts `body` to the configured endpoint. `retryable` says whether the operation is
-/// read-only (only those are retried). The caller's `signal` is checked before every
+/// read-only (only those are retried). A call that is not (a mutation) is sent once, and a
+/// network error, timeout or abort after it was handed to the transport ends in
+/// `outcome_unknown`; an abort before sending stays `aborted`. The caller's `signal` is checked before every
 /// attempt and cancels sends and backoff sleeps; aborts are never retried.
 pub async fn run<T: Transport>(
     transport: &T,
@@ -187,7 +194,9 @@ pub async fn run<T: Transport>(
                 status: response.status,
                 value,
             }),
-            Err(TransportError::Aborted) => return Err(Error::aborted()),
+            // The signal was checked just above: the request was handed to the transport,
+            // so a mutation's outcome is unknown from here on (`outcome_unknown` below).
+            Err(TransportError::Aborted) => Err(Error::aborted()),
             Err(TransportError::Timeout) => Err(Error::timeout(config.timeout_ms())),
             Err(TransportError::Network(reason)) => Err(Error::network(&reason)),
         };
@@ -195,6 +204,13 @@ pub async fn run<T: Transport>(
             Ok(success) => return Ok(success),
             Err(err) => err,
         };
+        // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
+        if !retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
+            return Err(Error::outcome_unknown(&err));
+        }
+        if err.code == Code::Aborted {
+            return Err(err);
+        }
         if !retryable || attempt >= config.max_retries() || !retry::is_retryable(&err) {
             return Err(err);
         }

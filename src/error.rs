@@ -27,8 +27,12 @@ pub enum Code {
     Network,
     /// An attempt took longer than the configured timeout.
     Timeout,
-    /// The caller's signal aborted the call.
+    /// The caller's signal aborted the call (before a mutation was sent, or any query).
     Aborted,
+    /// A mutation was sent, and then no answer came (network error, timeout, or an abort
+    /// after sending): it may or may not have taken effect. Read the state back (`reconcile`)
+    /// before resending.
+    OutcomeUnknown,
     /// The body was not JSON, or not shaped as expected.
     Decode,
     /// `MerchantClient` was given a secret key where page visitors can read it (a browser or
@@ -49,6 +53,7 @@ impl Code {
             Code::Network => "network",
             Code::Timeout => "timeout",
             Code::Aborted => "aborted",
+            Code::OutcomeUnknown => "outcome_unknown",
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
         }
@@ -205,6 +210,17 @@ impl Error {
         Error::new(Code::Network, m)
     }
 
+    /// An `outcome_unknown` error: a mutation was sent and `cause` (a `network`, `timeout`
+    /// or `aborted` error) left its outcome unknown; the cause's message is kept.
+    pub fn outcome_unknown(cause: &Error) -> Self {
+        let mut m = String::from(
+            "The mutation was sent but no answer came, so it may have taken effect; \
+read the state back before resending. ",
+        );
+        m.push_str(&cause.message);
+        Error::new(Code::OutcomeUnknown, m)
+    }
+
     /// The code as a string, e.g. `"graphql"`.
     pub fn code_str(&self) -> &'static str {
         self.code.as_str()
@@ -339,6 +355,7 @@ mod tests {
             Code::Network,
             Code::Timeout,
             Code::Aborted,
+            Code::OutcomeUnknown,
             Code::Decode,
             Code::SecretKeyInBrowser,
         ];
@@ -376,6 +393,7 @@ mod tests {
             (Code::Network, "network"),
             (Code::Timeout, "timeout"),
             (Code::Aborted, "aborted"),
+            (Code::OutcomeUnknown, "outcome_unknown"),
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
         ];

@@ -267,6 +267,37 @@ pub fn reference(value: &str) -> Result<&str, Error> {
     Ok(value)
 }
 
+/// An id (or a payment method type) of a mutation argument: trimmed (ASCII whitespace),
+/// must not be empty.
+pub fn id<'a>(field: &str, value: &'a str) -> Result<&'a str, Error> {
+    non_empty(field, value)?;
+    Ok(value.trim_ascii())
+}
+
+/// A decimal argument: text [`crate::amount::parse_amount`] accepts (no float, no
+/// exponent, no spaces) and not negative; sent exactly as given.
+pub fn decimal(field: &str, value: &str) -> Result<(), Error> {
+    if value.starts_with('-') || crate::amount::parse_amount(value).is_err() {
+        let mut m = String::from(field);
+        m.push_str(
+            " must be non-negative decimal text such as \"1520.50\" (digits, optionally .digits)",
+        );
+        return Err(Error::invalid(field, m));
+    }
+    Ok(())
+}
+
+/// An absolute `https:` URL (a receipt): a host, no credentials, no spaces or control
+/// characters.
+pub fn https_url(field: &str, value: &str) -> Result<(), Error> {
+    if crate::config::strip_prefix_ci(value, "https://").is_none() {
+        let mut m = String::from(field);
+        m.push_str(" must be an absolute https: URL");
+        return Err(Error::invalid(field, m));
+    }
+    crate::config::check_absolute_url(field, value, true)
+}
+
 /// A GraphQL document for `request`: must not be blank.
 pub fn document(value: &str) -> Result<(), Error> {
     non_empty("document", value)

@@ -58,6 +58,8 @@ pub trait JsonValue: Sized + Clone + PartialEq {
     fn string(&self) -> Option<String>;
     /// The number, when this is a number.
     fn number(&self) -> Option<f64>;
+    /// The boolean, when this is `true` or `false`.
+    fn boolean(&self) -> Option<bool>;
     /// Whether this is `null`.
     fn is_null(&self) -> bool;
     /// Whether this is an object (not `null`, not an array).
@@ -96,6 +98,9 @@ impl JsonValue for serde_json::Value {
     }
     fn number(&self) -> Option<f64> {
         self.as_f64()
+    }
+    fn boolean(&self) -> Option<bool> {
+        self.as_bool()
     }
     fn is_null(&self) -> bool {
         serde_json::Value::is_null(self)
@@ -167,6 +172,9 @@ mod js_impl {
         }
         fn number(&self) -> Option<f64> {
             self.as_f64()
+        }
+        fn boolean(&self) -> Option<bool> {
+            self.as_bool()
         }
         fn is_null(&self) -> bool {
             JsValue::is_null(self)

@@ -16,7 +16,7 @@
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
 //! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds each request, `fetch` sends it; web-sys bindings) |
 //! | [`pager`] | the `orders()` pagination state machine |
-//! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; request |
+//! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; the six agent mutations (sent once; `outcome_unknown` when the answer is lost) and `reconcile`; request |
 //! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | [`amount`] | exact decimal amounts (`parse_amount`) |

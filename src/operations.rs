@@ -73,6 +73,28 @@ pub enum Check {
     PerPage,
     /// An `OrderHistoryFilter`, optional; omitted when empty ([`inputs::filter`]).
     Filter,
+    /// An id (`ID!`): trimmed, not empty ([`inputs::id`]).
+    Id,
+    /// An optional id or type name: trimmed, not empty when given ([`inputs::id`]).
+    OptId,
+    /// A `Decimal!`: decimal text `parseAmount` accepts, not negative ([`inputs::decimal`]).
+    Decimal,
+    /// An optional `Decimal` ([`inputs::decimal`]).
+    OptDecimal,
+    /// An optional absolute `https:` URL ([`inputs::https_url`]).
+    OptHttpsUrl,
+}
+
+/// A rule over several arguments, checked after each argument's own [`Check`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// None.
+    None,
+    /// At least one argument must be given; the refusal names this field, with this message.
+    AtLeastOne(&'static str, &'static str),
+    /// Exactly one of these two arguments (by caller name) must be given; the refusal names
+    /// the first, with this message.
+    ExactlyOne(&'static str, &'static str, &'static str),
 }
 
 /// One argument of a root field.
@@ -116,6 +138,8 @@ pub struct Operation {
     /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
     /// `Vec` or an `Option` likewise).
     pub result: &'static str,
+    /// A rule over several arguments ([`Rule::None`] for most).
+    pub rule: Rule,
 }
 
 /// A value of an argument: what callers pass, and (after [`Operation::variables`]) what is
@@ -176,14 +200,18 @@ impl Operation {
     }
 
     /// What `data.<field>` must look like, from the GraphQL return type: a page when the
-    /// caller's fields go under a sub-field, a list for `[…]`, an object for `T!`, an object
-    /// or `null` for `T`.
+    /// caller's fields go under a sub-field, a list for `[…]`, `true` or `false` for a
+    /// `Boolean` (a leaf: no selection), an object for `T!`, an object or `null` for `T`. A
+    /// mutation's field is nullable only so that a refusal nulls it (next to its error): a
+    /// `null` without an error is no answer, so a mutation's object is required.
     pub fn expect(&self) -> Expect {
         if self.fields_under.is_some() {
             Expect::Page(self.field)
         } else if self.returns.starts_with('[') {
             Expect::List(self.field)
-        } else if self.returns.ends_with('!') {
+        } else if self.fields.is_empty() {
+            Expect::Boolean(self.field)
+        } else if self.returns.ends_with('!') || self.kind == Kind::Mutation {
             Expect::Object(self.field)
         } else {
             Expect::ObjectOrNull(self.field)
@@ -223,6 +251,11 @@ impl Operation {
         if !self.args.is_empty() {
             s.push(')');
         }
+        if selection.is_empty() {
+            // A leaf (`Boolean`): no selection set.
+            s.push_str(" }");
+            return s;
+        }
         s.push_str(" { ");
         if let Some(under) = self.fields_under {
             s.push_str(under);
@@ -254,6 +287,22 @@ impl Operation {
                 out.push((arg.name, v));
             }
         }
+        match self.rule {
+            Rule::None => {}
+            Rule::AtLeastOne(field, message) if out.is_empty() => {
+                return Err(Error::invalid(field, message));
+            }
+            Rule::AtLeastOne(..) => {}
+            Rule::ExactlyOne(a, b, message) => {
+                let given = |caller: &str| {
+                    self.arg(caller)
+                        .is_some_and(|arg| out.iter().any(|(n, _)| *n == arg.name))
+                };
+                if given(a) == given(b) {
+                    return Err(Error::invalid(a, message));
+                }
+            }
+        }
         Ok(out)
     }
 }
@@ -275,7 +324,21 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
         }
         (Check::Page, Value::Int(n)) => Value::Int(inputs::page(n)?),
         (Check::PerPage, Value::Int(n)) => Value::Int(inputs::per_page(n)?),
-        (Check::PerPage | Check::Filter, Value::Null) => return Ok(None),
+        (Check::Id | Check::OptId, Value::Str(s)) => {
+            Value::Str(inputs::id(arg.caller, &s)?.to_owned())
+        }
+        (Check::Decimal | Check::OptDecimal, Value::Str(s)) => {
+            inputs::decimal(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::OptHttpsUrl, Value::Str(s)) => {
+            inputs::https_url(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (
+            Check::PerPage | Check::Filter | Check::OptId | Check::OptDecimal | Check::OptHttpsUrl,
+            Value::Null,
+        ) => return Ok(None),
         (Check::Filter, Value::Filter(f)) => {
             inputs::filter(&f)?;
             if f.is_empty() {
@@ -320,6 +383,34 @@ const fn query(
         returns,
         method,
         result,
+        rule: Rule::None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // one row of the table below
+const fn mutation(
+    name: &'static str,
+    field: &'static str,
+    args: &'static [Arg],
+    returns: &'static str,
+    fields: &'static str,
+    method: &'static str,
+    result: &'static str,
+    rule: Rule,
+) -> Operation {
+    Operation {
+        name,
+        endpoint: Endpoint::Bot,
+        kind: Kind::Mutation,
+        field,
+        args,
+        fields,
+        fields_under: None,
+        fixed: "",
+        returns,
+        method,
+        result,
+        rule,
     }
 }
 
@@ -369,6 +460,7 @@ pub const ORDER_HISTORY: Operation = Operation {
     returns: "PaginatedP2PPayments!",
     method: "orderHistory",
     result: "OrderHistoryPage",
+    rule: Rule::None,
 };
 
 /// `withdrawalInfo(symbol: String!): WithdrawalInfo` (bot).
@@ -473,8 +565,140 @@ pub const MERCHANT_PAYMENT_REQUEST: Operation = query(
     "PaymentRequest | null",
 );
 
+/// The one argument of the order mutations: the order's `id` (not its `orderId`).
+const P2P_PAYMENT: &[Arg] = &[arg("p2pPayment", "ID!", "p2pPayment", Check::Id)];
+
+/// `acceptWithdrawal(p2pPayment: ID!): Boolean` (bot mutation): pending → picked_up.
+pub const ACCEPT_WITHDRAWAL: Operation = mutation(
+    "AcceptWithdrawal",
+    "acceptWithdrawal",
+    P2P_PAYMENT,
+    "Boolean",
+    "",
+    "acceptWithdrawal",
+    "boolean",
+    Rule::None,
+);
+
+/// `cancelWithdrawal(p2pPayment: ID!): Boolean` (bot mutation).
+pub const CANCEL_WITHDRAWAL: Operation = mutation(
+    "CancelWithdrawal",
+    "cancelWithdrawal",
+    P2P_PAYMENT,
+    "Boolean",
+    "",
+    "cancelWithdrawal",
+    "boolean",
+    Rule::None,
+);
+
+/// `markDepositAsReceived(p2pPayment: ID!): Boolean` (bot mutation).
+pub const MARK_DEPOSIT_AS_RECEIVED: Operation = mutation(
+    "MarkDepositAsReceived",
+    "markDepositAsReceived",
+    P2P_PAYMENT,
+    "Boolean",
+    "",
+    "markDepositAsReceived",
+    "boolean",
+    Rule::None,
+);
+
+/// `markWithdrawalAsPaid(p2pPayment: ID!, paymentMethod: ID!, receipt: String): Boolean`
+/// (bot mutation); `receipt` is an absolute `https:` URL.
+pub const MARK_WITHDRAWAL_AS_PAID: Operation = mutation(
+    "MarkWithdrawalAsPaid",
+    "markWithdrawalAsPaid",
+    &[
+        arg("p2pPayment", "ID!", "p2pPayment", Check::Id),
+        arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
+        arg("receipt", "String", "receipt", Check::OptHttpsUrl),
+    ],
+    "Boolean",
+    "",
+    "markWithdrawalAsPaid",
+    "boolean",
+    Rule::None,
+);
+
+/// `updateRates(depositRate: Decimal, depositMargin: Decimal, withdrawalRate: Decimal,
+/// withdrawalMargin: Decimal): Boolean` (bot mutation); at least one.
+pub const UPDATE_RATES: Operation = mutation(
+    "UpdateRates",
+    "updateRates",
+    &[
+        arg("depositRate", "Decimal", "depositRate", Check::OptDecimal),
+        arg(
+            "depositMargin",
+            "Decimal",
+            "depositMargin",
+            Check::OptDecimal,
+        ),
+        arg(
+            "withdrawalRate",
+            "Decimal",
+            "withdrawalRate",
+            Check::OptDecimal,
+        ),
+        arg(
+            "withdrawalMargin",
+            "Decimal",
+            "withdrawalMargin",
+            Check::OptDecimal,
+        ),
+    ],
+    "Boolean",
+    "",
+    "updateRates",
+    "boolean",
+    Rule::AtLeastOne(
+        "rates",
+        "rates must have at least one of depositRate, depositMargin, withdrawalRate, withdrawalMargin",
+    ),
+);
+
+/// Default `P2PPaymentMethod` selection: the fields of the service contract.
+pub const PAYMENT_METHOD_FIELDS: &str =
+    "id value displayValue localCurrencyAvailable deleted ownership designation instant";
+
+/// `updatePaymentMethodLiquidity(paymentMethod: ID, paymentMethodType: String, amountLocal:
+/// Decimal!): P2PPaymentMethod` (bot mutation); exactly one of the first two.
+pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = mutation(
+    "UpdatePaymentMethodLiquidity",
+    "updatePaymentMethodLiquidity",
+    &[
+        arg("paymentMethod", "ID", "paymentMethod", Check::OptId),
+        arg(
+            "paymentMethodType",
+            "String",
+            "paymentMethodType",
+            Check::OptId,
+        ),
+        arg("amountLocal", "Decimal!", "amountLocal", Check::Decimal),
+    ],
+    "P2PPaymentMethod",
+    PAYMENT_METHOD_FIELDS,
+    "updatePaymentMethodLiquidity",
+    "P2PPaymentMethod",
+    Rule::ExactlyOne(
+        "paymentMethod",
+        "paymentMethodType",
+        "paymentMethod: give exactly one of paymentMethod and paymentMethodType",
+    ),
+);
+
+/// The six bot mutations.
+pub const MUTATIONS: [&Operation; 6] = [
+    &ACCEPT_WITHDRAWAL,
+    &CANCEL_WITHDRAWAL,
+    &MARK_DEPOSIT_AS_RECEIVED,
+    &MARK_WITHDRAWAL_AS_PAID,
+    &UPDATE_RATES,
+    &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+];
+
 /// Every built-in operation.
-pub const ALL: [&Operation; 10] = [
+pub const ALL: [&Operation; 16] = [
     &PROFILE,
     &ORDER_HISTORY,
     &WITHDRAWAL_INFO,
@@ -485,6 +709,12 @@ pub const ALL: [&Operation; 10] = [
     &RAMP_LIMITS,
     &RAMPABLE_ASSETS,
     &MERCHANT_PAYMENT_REQUEST,
+    &ACCEPT_WITHDRAWAL,
+    &CANCEL_WITHDRAWAL,
+    &MARK_DEPOSIT_AS_RECEIVED,
+    &MARK_WITHDRAWAL_AS_PAID,
+    &UPDATE_RATES,
+    &UPDATE_PAYMENT_METHOD_LIQUIDITY,
 ];
 
 #[cfg(test)]

@@ -38,6 +38,10 @@ pub type ProfileOptions = FieldOptions;
 /// Options of `withdrawalInfo`.
 #[declare]
 pub type WithdrawalInfoOptions = FieldOptions;
+/// Options of `reconcile`: `P2PPayment` fields to select instead of the default (`id` is
+/// always added), `signal`.
+#[declare]
+pub type ReconcileOptions = FieldOptions;
 /// Options of every `MerchantClient` call: `fields` to select instead of the default, `signal`.
 #[declare]
 pub type MerchantCallOptions = FieldOptions;
@@ -132,6 +136,74 @@ pub struct OrdersArgs {
     #[tsify(optional, type = "readonly string[]")]
     pub fields: Option<Vec<String>>,
     /// Cancels every page fetch at once (code `aborted`).
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
+/// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
+/// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an
+/// absolute `https:` URL.
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "MarkWithdrawalAsPaidOptions")]
+pub struct MarkWithdrawalAsPaidArgs {
+    /// The order's `id` (not its `orderId`).
+    pub p2p_payment: String,
+    /// The `id` of the payment method you paid from.
+    pub payment_method: String,
+    /// Where the receipt is: an absolute `https:` URL.
+    #[tsify(optional)]
+    pub receipt: Option<String>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `updateRates()`: the members given are set, the others left alone; at least
+/// one. Each is decimal text such as `"1540.00"` (not a number: no float, no exponent) and
+/// not negative. Sent once, never retried.
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "UpdateRatesOptions")]
+pub struct UpdateRatesArgs {
+    /// Local currency per USD for deposits.
+    #[tsify(optional)]
+    pub deposit_rate: Option<String>,
+    /// Deposit margin (percent).
+    #[tsify(optional)]
+    pub deposit_margin: Option<String>,
+    /// Local currency per USD for withdrawals.
+    #[tsify(optional)]
+    pub withdrawal_rate: Option<String>,
+    /// Withdrawal margin (percent).
+    #[tsify(optional)]
+    pub withdrawal_margin: Option<String>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `updatePaymentMethodLiquidity()`: sets the local currency available on one of
+/// your payment methods, named by exactly one of `paymentMethod` (its id) and
+/// `paymentMethodType` (e.g. `"mpesa"`). `amountLocal` is non-negative decimal text. Sent
+/// once, never retried.
+#[derive(Clone, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "UpdatePaymentMethodLiquidityOptions")]
+pub struct UpdateLiquidityArgs {
+    /// The payment method's `id`.
+    #[tsify(optional)]
+    pub payment_method: Option<String>,
+    /// The payment method's type, e.g. `"mpesa"`.
+    #[tsify(optional)]
+    pub payment_method_type: Option<String>,
+    /// The amount available, in the method's local currency, e.g. `"250000.00"`.
+    pub amount_local: String,
+    /// `P2PPaymentMethod` fields to select instead of the default.
+    #[tsify(optional, type = "readonly string[]")]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
     #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<Signal>,
 }
@@ -294,6 +366,38 @@ pub struct WithdrawalInfo {
     /// Pattern a memo must match.
     #[serde(default)]
     pub memo_regex: Option<String>,
+}
+
+/// One of the agent's payment methods, as `updatePaymentMethodLiquidity` returns it.
+/// Decimals are strings.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
+pub struct P2PPaymentMethod {
+    /// The id (what `paymentMethod` arguments take).
+    #[tsify(type = "string")]
+    pub id: Option<String>,
+    /// The account number, phone number, … it pays from.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// `value` for display.
+    #[serde(default)]
+    pub display_value: Option<String>,
+    /// Local currency available (decimal text).
+    #[serde(default)]
+    pub local_currency_available: Option<String>,
+    /// Whether it was deleted.
+    #[serde(default)]
+    pub deleted: Option<bool>,
+    /// Who owns the account.
+    #[serde(default)]
+    pub ownership: Option<String>,
+    /// What it is used for.
+    #[serde(default)]
+    pub designation: Option<String>,
+    /// Whether payments through it are instant.
+    #[serde(default)]
+    pub instant: Option<bool>,
 }
 
 /// The merchant account (`account`; needs the secret key). Money is decimal text: see
@@ -471,6 +575,7 @@ export type GraphQLVariables = { [name: string]: unknown };
 export interface AgentProfile { [field: string]: unknown }
 export interface P2PPayment { [field: string]: unknown }
 export interface WithdrawalInfo { [field: string]: unknown }
+export interface P2PPaymentMethod { [field: string]: unknown }
 export interface Account { [field: string]: unknown }
 export interface Country { [field: string]: unknown }
 export interface PaymentMethodType { [field: string]: unknown }

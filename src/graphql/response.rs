@@ -14,6 +14,8 @@ pub enum Expect {
     Object(&'static str),
     /// `data.<field>` must be an object or `null`; it is returned.
     ObjectOrNull(&'static str),
+    /// `data.<field>` must be `true` or `false` (a mutation's `Boolean`); it is returned.
+    Boolean(&'static str),
     /// `data.<field>` must be a list; it is returned (elements unchecked and untouched).
     List(&'static str),
     /// `data.<field>` must be a page: `{ data: [...], pagination: { page, perPage, total } }`
@@ -100,6 +102,10 @@ fn check_shape(status: u16, data: Json, expect: Expect) -> Result<Json, Error> {
             .member(field)
             .filter(|v| v.is_object() || v.is_null())
             .ok_or_else(|| shape_error(status, field, " was missing or not an object or null.")),
+        Expect::Boolean(field) => data
+            .member(field)
+            .filter(|v| v.boolean().is_some())
+            .ok_or_else(|| shape_error(status, field, " was missing or not true or false.")),
         Expect::List(field) => data
             .member(field)
             .filter(|v| v.array_len().is_some())

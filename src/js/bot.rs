@@ -11,12 +11,18 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{order_history_values, BotClient, PageQuery};
+use crate::bot::{
+    find_by_id, next_row, order_history_values, reconcile_query, BotClient, PageQuery,
+};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
-use crate::operations::{Value, ORDER_HISTORY, PROFILE, WITHDRAWAL_INFO};
-use crate::pager::{Pager, Step};
+use crate::operations::{
+    Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
+    MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
+    WITHDRAWAL_INFO,
+};
+use crate::pager::Pager;
 use crate::transport::FetchTransport;
 use crate::types::FieldOptions;
 
@@ -132,6 +138,113 @@ impl JsBotClient {
         self.run(call)
     }
 
+    /// Prepares and runs `op` with values read from JS: one shared path for the mutations.
+    fn run_op(&self, op: &Operation, read: Result<(Vec<Value>, FieldOptions), Error>) -> Promise {
+        self.run(read.and_then(|(values, o)| self.inner.prepare(op, values, o)))
+    }
+
+    /// A mutation on one order, by its `id`.
+    fn order_mutation(&self, op: &Operation, p2p_payment: &JsValue, options: &JsValue) -> Promise {
+        let read = options::string_arg(p2p_payment, "p2pPayment").and_then(|id| {
+            let o = FieldOptions {
+                fields: None,
+                signal: options::call_options(options)?.signal,
+            };
+            Ok((vec![Value::Str(id)], o))
+        });
+        self.run_op(op, read)
+    }
+
+    /// Accepts a pending withdrawal (by the order's `id`); sent once, never retried.
+    #[wasm_bindgen(js_name = acceptWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn accept_withdrawal(
+        &self,
+        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.order_mutation(&ACCEPT_WITHDRAWAL, &p2p_payment, &options)
+    }
+
+    /// Cancels a withdrawal (by the order's `id`); sent once, never retried.
+    #[wasm_bindgen(js_name = cancelWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn cancel_withdrawal(
+        &self,
+        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.order_mutation(&CANCEL_WITHDRAWAL, &p2p_payment, &options)
+    }
+
+    /// Confirms a deposit's fiat arrived (by the order's `id`); sent once, never retried.
+    #[wasm_bindgen(js_name = markDepositAsReceived, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn mark_deposit_as_received(
+        &self,
+        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.order_mutation(&MARK_DEPOSIT_AS_RECEIVED, &p2p_payment, &options)
+    }
+
+    /// Records that an accepted withdrawal was paid; see `MarkWithdrawalAsPaidOptions`.
+    #[wasm_bindgen(js_name = markWithdrawalAsPaid, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn mark_withdrawal_as_paid(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "MarkWithdrawalAsPaidOptions")] options: JsValue,
+    ) -> Promise {
+        let read = options::mutation_values(&MARK_WITHDRAWAL_AS_PAID, &options);
+        self.run_op(&MARK_WITHDRAWAL_AS_PAID, read)
+    }
+
+    /// Sets rates and margins (at least one); see `UpdateRatesOptions`.
+    #[wasm_bindgen(js_name = updateRates, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
+    pub fn update_rates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UpdateRatesOptions")] options: JsValue,
+    ) -> Promise {
+        self.run_op(
+            &UPDATE_RATES,
+            options::mutation_values(&UPDATE_RATES, &options),
+        )
+    }
+
+    /// Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`.
+    #[wasm_bindgen(js_name = updatePaymentMethodLiquidity, skip_jsdoc, unchecked_return_type = "Promise<P2PPaymentMethod>")]
+    pub fn update_payment_method_liquidity(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UpdatePaymentMethodLiquidityOptions")]
+        options: JsValue,
+    ) -> Promise {
+        let read = options::mutation_values(&UPDATE_PAYMENT_METHOD_LIQUIDITY, &options);
+        self.run_op(&UPDATE_PAYMENT_METHOD_LIQUIDITY, read)
+    }
+
+    /// The order's current record (found by `orderId`, matched by `id`), or `null`.
+    #[wasm_bindgen(skip_jsdoc, unchecked_return_type = "Promise<P2PPayment | null>")]
+    pub fn reconcile(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Pick<P2PPayment, \"id\" | \"orderId\">")]
+        order: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReconcileOptions")] options: JsValue,
+    ) -> Promise {
+        let member = |k: &str| {
+            Reflect::get(&order, &JsValue::from_str(k))
+                .ok()?
+                .as_string()
+        };
+        let read = options::field_options(&options)
+            .and_then(|o| reconcile_query(member("id"), member("orderId"), o));
+        match read {
+            Err(e) => self.reject(e),
+            Ok((id, query)) => {
+                let client = self.inner.clone();
+                spawn(Box::pin(async move {
+                    let found = find_by_id(&client, &query, &id).await?;
+                    Ok(found.unwrap_or(JsValue::NULL))
+                }))
+            }
+        }
+    }
+
     /// Any other operation's `data`; retried only if every operation in it is a query.
     #[wasm_bindgen(
         skip_jsdoc,
@@ -185,26 +298,11 @@ impl OrderIterator {
             if let Some(p) = previous {
                 let _ = JsFuture::from(p).await;
             }
-            loop {
-                let step = pager.borrow_mut().step();
-                match step {
-                    Step::Row(row) => return Ok(iter_result(false, &row)),
-                    Step::Done => return Ok(iter_result(true, &JsValue::UNDEFINED)),
-                    Step::Fetch(page) => {
-                        let fetched = match client.redact(query.call(page)) {
-                            Ok(call) => client.execute(&call).await,
-                            Err(e) => Err(e),
-                        };
-                        match fetched {
-                            Ok(p) => pager.borrow_mut().receive(&p),
-                            Err(e) => {
-                                pager.borrow_mut().finish();
-                                return Err(e);
-                            }
-                        }
-                    }
-                }
-            }
+            let row = next_row(&client, &query, &pager).await?;
+            Ok(match row {
+                Some(row) => iter_result(false, &row),
+                None => iter_result(true, &JsValue::UNDEFINED),
+            })
         }));
         *self.tail.borrow_mut() = Some(promise.clone());
         promise

@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use crate::config::ClientOptions;
 use crate::error::Error;
 use crate::inputs;
+use crate::operations::{Operation, Value};
 use crate::transport::{FetchTransport, Signal};
 use crate::types::{CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter, OrdersArgs};
 
@@ -347,4 +348,37 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
         },
         fetch,
     ))
+}
+
+/// The options object of a mutation that takes one (`markWithdrawalAsPaid`, `updateRates`,
+/// `updatePaymentMethodLiquidity`), read from the declaration: each argument under its
+/// caller name (a string, or absent), `signal`, and `fields` when the result has fields. Any
+/// other key is refused (a misspelt rate must not be silently skipped), naming it. The
+/// TypeScript option types are checked against the same declarations (`operations` tests).
+pub fn mutation_values(
+    op: &Operation,
+    value: &JsValue,
+) -> Result<(Vec<Value>, FieldOptions), Error> {
+    let Some(o) = options_object(value, "options")? else {
+        return Err(invalid("options", " is required"));
+    };
+    let keys = Object::keys(o.unchecked_ref::<Object>());
+    for i in 0..keys.length() {
+        let name = keys.get(i).as_string().unwrap_or_default();
+        let known = name == "signal"
+            || (name == "fields" && !op.fields.is_empty())
+            || op.arg(&name).is_some();
+        if !known {
+            return Err(invalid(&name, " is not an option of this method"));
+        }
+    }
+    let mut values = Vec::with_capacity(op.args.len());
+    for a in op.args {
+        values.push(string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str));
+    }
+    let options = FieldOptions {
+        fields: fields(&o)?,
+        signal: signal(&o)?,
+    };
+    Ok((values, options))
 }

@@ -68,9 +68,18 @@ $reference) { id paymentType hostedLink amount currency reference status } }"
 #[test]
 fn every_declared_query_is_read_only_and_retryable() {
     for op in ALL {
-        assert_eq!(op.kind, Kind::Query, "{}", op.name);
-        assert!(op.retryable(), "{}", op.name);
-        assert!(is_read_only(&op.document(op.fields)), "{}", op.name);
+        let mutation = MUTATIONS.iter().any(|m| std::ptr::eq(*m, op));
+        assert_eq!(op.kind == Kind::Mutation, mutation, "{}", op.name);
+        assert_eq!(op.retryable(), !mutation, "{}", op.name);
+        assert_eq!(
+            is_read_only(&op.document(op.fields)),
+            !mutation,
+            "{}",
+            op.name
+        );
+    }
+    for op in MUTATIONS {
+        assert_eq!(op.endpoint, Endpoint::Bot, "{}", op.name);
     }
     // A mutation (issue 13 adds six) is never retried, and the read-only scan agrees.
     let m = Operation {
@@ -90,6 +99,7 @@ fn expected_shapes_follow_the_return_types() {
         Expect::Data => ("data", ""),
         Expect::Object(f) => ("object", f),
         Expect::ObjectOrNull(f) => ("object or null", f),
+        Expect::Boolean(f) => ("boolean", f),
         Expect::List(f) => ("list", f),
         Expect::Page(f) => ("page", f),
     };
@@ -112,6 +122,211 @@ fn expected_shapes_follow_the_return_types() {
         shape(&MERCHANT_PAYMENT_REQUEST),
         ("object or null", "merchantPaymentRequest")
     );
+    // Mutations: a `Boolean` leaf must be true or false; the nullable object is required
+    // (a mutation's null without an error is no answer).
+    for op in &MUTATIONS[..5] {
+        assert_eq!(shape(op), ("boolean", op.field));
+    }
+    assert_eq!(
+        shape(&UPDATE_PAYMENT_METHOD_LIQUIDITY),
+        ("object", "updatePaymentMethodLiquidity")
+    );
+}
+
+#[test]
+fn mutation_documents_are_exact() {
+    let doc = |q: &Operation| q.document(q.fields);
+    assert_eq!(
+        doc(&ACCEPT_WITHDRAWAL),
+        "mutation AcceptWithdrawal($p2pPayment: ID!) { acceptWithdrawal(p2pPayment: $p2pPayment) }"
+    );
+    assert_eq!(
+        doc(&CANCEL_WITHDRAWAL),
+        "mutation CancelWithdrawal($p2pPayment: ID!) { cancelWithdrawal(p2pPayment: $p2pPayment) }"
+    );
+    assert_eq!(
+        doc(&MARK_DEPOSIT_AS_RECEIVED),
+        "mutation MarkDepositAsReceived($p2pPayment: ID!) { markDepositAsReceived(p2pPayment: \
+$p2pPayment) }"
+    );
+    assert_eq!(
+        doc(&MARK_WITHDRAWAL_AS_PAID),
+        "mutation MarkWithdrawalAsPaid($p2pPayment: ID!, $paymentMethod: ID!, $receipt: String) { \
+markWithdrawalAsPaid(p2pPayment: $p2pPayment, paymentMethod: $paymentMethod, receipt: $receipt) }"
+    );
+    assert_eq!(
+        doc(&UPDATE_RATES),
+        "mutation UpdateRates($depositRate: Decimal, $depositMargin: Decimal, $withdrawalRate: \
+Decimal, $withdrawalMargin: Decimal) { updateRates(depositRate: $depositRate, depositMargin: \
+$depositMargin, withdrawalRate: $withdrawalRate, withdrawalMargin: $withdrawalMargin) }"
+    );
+    assert_eq!(
+        doc(&UPDATE_PAYMENT_METHOD_LIQUIDITY),
+        "mutation UpdatePaymentMethodLiquidity($paymentMethod: ID, $paymentMethodType: String, \
+$amountLocal: Decimal!) { updatePaymentMethodLiquidity(paymentMethod: $paymentMethod, \
+paymentMethodType: $paymentMethodType, amountLocal: $amountLocal) { id value displayValue \
+localCurrencyAvailable deleted ownership designation instant } }"
+    );
+}
+
+#[test]
+fn mutation_values_are_checked() {
+    let s = |v: &str| Value::Str(v.into());
+    let n = || Value::Null;
+    assert_eq!(
+        ACCEPT_WITHDRAWAL
+            .variables(vec![s(" p2p_000001 ")])
+            .unwrap(),
+        vec![("p2pPayment", s("p2p_000001"))]
+    );
+    assert_eq!(
+        MARK_WITHDRAWAL_AS_PAID
+            .variables(vec![s("p2p_1"), s("pm_1"), n()])
+            .unwrap(),
+        vec![("p2pPayment", s("p2p_1")), ("paymentMethod", s("pm_1"))]
+    );
+    assert_eq!(
+        MARK_WITHDRAWAL_AS_PAID
+            .variables(vec![s("p2p_1"), s("pm_1"), s("https://r.example/x?y=1")])
+            .unwrap()[2],
+        ("receipt", s("https://r.example/x?y=1"))
+    );
+    // Decimals are sent exactly as given; unset members are left out.
+    assert_eq!(
+        UPDATE_RATES
+            .variables(vec![n(), s("1.50"), s("0"), n()])
+            .unwrap(),
+        vec![("depositMargin", s("1.50")), ("withdrawalRate", s("0"))]
+    );
+    assert_eq!(
+        UPDATE_PAYMENT_METHOD_LIQUIDITY
+            .variables(vec![n(), s("mpesa"), s("250000.00")])
+            .unwrap(),
+        vec![
+            ("paymentMethodType", s("mpesa")),
+            ("amountLocal", s("250000.00"))
+        ]
+    );
+    let refusals: Vec<(&Operation, Vec<Value>, &str)> = vec![
+        (&ACCEPT_WITHDRAWAL, vec![s("")], "p2pPayment"),
+        (&CANCEL_WITHDRAWAL, vec![s("  ")], "p2pPayment"),
+        (&MARK_DEPOSIT_AS_RECEIVED, vec![n()], "p2pPayment"),
+        (&MARK_DEPOSIT_AS_RECEIVED, vec![Value::Int(5)], "p2pPayment"),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s(""), n()],
+            "paymentMethod",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s(""), s("pm"), n()],
+            "p2pPayment",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s("http://r.example/x")],
+            "receipt",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s("/receipts/1")],
+            "receipt",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s("https://")],
+            "receipt",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s("https://a b.example")],
+            "receipt",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s("https://u:p@r.example/")],
+            "receipt",
+        ),
+        (&UPDATE_RATES, vec![n(), n(), n(), n()], "rates"),
+        (&UPDATE_RATES, vec![s("-1.5"), n(), n(), n()], "depositRate"),
+        (
+            &UPDATE_RATES,
+            vec![n(), s("1e3"), n(), n()],
+            "depositMargin",
+        ),
+        (
+            &UPDATE_RATES,
+            vec![n(), n(), s("1.5.0"), n()],
+            "withdrawalRate",
+        ),
+        (
+            &UPDATE_RATES,
+            vec![n(), n(), n(), s(" 1.5")],
+            "withdrawalMargin",
+        ),
+        (
+            &UPDATE_RATES,
+            vec![n(), n(), n(), s(".5")],
+            "withdrawalMargin",
+        ),
+        (
+            &UPDATE_RATES,
+            vec![n(), n(), n(), s("")],
+            "withdrawalMargin",
+        ),
+        (
+            &UPDATE_RATES,
+            vec![n(), n(), n(), s("-0")],
+            "withdrawalMargin",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![n(), n(), s("1.00")],
+            "paymentMethod",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![s("pm_1"), s("mpesa"), s("1.00")],
+            "paymentMethod",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![s(" "), n(), s("1.00")],
+            "paymentMethod",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![n(), s(""), s("1.00")],
+            "paymentMethodType",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![n(), s("mpesa"), n()],
+            "amountLocal",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![n(), s("mpesa"), s("-5")],
+            "amountLocal",
+        ),
+        (
+            &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+            vec![n(), s("mpesa"), s("1,000")],
+            "amountLocal",
+        ),
+    ];
+    for (op, values, field) in refusals {
+        let shown = format!("{values:?}");
+        let e = op.variables(values).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field)),
+            "{} {shown}: {}",
+            op.name,
+            e.message
+        );
+        assert!(e.message.contains(field), "{}", e.message);
+    }
 }
 
 #[test]
@@ -307,6 +522,9 @@ mod schema {
     ) -> Vec<String> {
         let mut problems = vec![];
         let Some(fields) = schema.types.get(type_name) else {
+            if set.items.is_empty() {
+                return vec![]; // a leaf (`Boolean`) without a selection
+            }
             return vec![format!("{at}: {type_name} is not an object type")];
         };
         for item in &set.items {
@@ -410,12 +628,11 @@ mod schema {
                 op.name, op.field
             ));
         }
-        problems.extend(check_selection(
-            schema,
-            named(ty),
-            &root_field.node.selection_set.node,
-            op.name,
-        ));
+        let set = &root_field.node.selection_set.node;
+        if set.items.is_empty() && schema.types.contains_key(named(ty)) {
+            problems.push(format!("{}: {} needs a selection", op.name, named(ty)));
+        }
+        problems.extend(check_selection(schema, named(ty), set, op.name));
         problems
     }
 
@@ -488,6 +705,29 @@ mod schema {
             kind: Kind::Mutation,
             ..RAMP_LIMITS
         };
+        let mutation_as_query = Operation {
+            kind: Kind::Query,
+            ..ACCEPT_WITHDRAWAL
+        };
+        let leaf_with_selection_m = Operation {
+            fields: "id",
+            ..UPDATE_RATES
+        };
+        let object_without_selection = Operation {
+            fields: "",
+            ..UPDATE_PAYMENT_METHOD_LIQUIDITY
+        };
+        let optional_made_required = Operation {
+            args: {
+                const A: &[Arg] = &[
+                    arg("p2pPayment", "ID!", "p2pPayment", Check::Id),
+                    arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
+                    arg("receipt", "String!", "receipt", Check::OptHttpsUrl),
+                ];
+                A
+            },
+            ..MARK_WITHDRAWAL_AS_PAID
+        };
         for (op, schema) in [
             (&renamed_field, &bot),
             (&nested, &merchant),
@@ -498,6 +738,10 @@ mod schema {
             (&wrong_return, &merchant),
             (&under_data, &bot),
             (&as_mutation, &merchant),
+            (&mutation_as_query, &bot),
+            (&leaf_with_selection_m, &bot),
+            (&object_without_selection, &bot),
+            (&optional_made_required, &bot),
         ] {
             assert!(!check(op, schema).is_empty(), "{op:?} passed");
         }

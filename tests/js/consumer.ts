@@ -55,7 +55,7 @@ type _paymentStatusNotString = Assert<Not<Equal<P2PPaymentStatus, string>>>;
 type _codeExact = Assert<Equal<SettlementError["code"], SettlementErrorCode>>;
 type _codeUnion = Assert<Equal<SettlementErrorCode,
   | "invalid_input" | "unauthorized" | "forbidden" | "rate_limited" | "http" | "graphql" | "network" | "timeout"
-  | "aborted" | "decode" | "secret_key_in_browser">>;
+  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser">>;
 type _codeNotString = Assert<string extends SettlementErrorCode ? false : true>;
 type _gqlNotAny = Assert<Not<IsAny<SettlementError["graphqlErrors"]>>>;
 type _gqlExact = Assert<Equal<SettlementError["graphqlErrors"], GraphQLErrorInfo[] | undefined>>;
@@ -297,4 +297,41 @@ export async function dashboard(baseUrl: string, apiKey: string, signal: AbortSi
     }
   }
   return `${profile.id} ${total} ${status ?? ""} ${other} ${count} ${networks.join(",")} ${String(raw)} ${kind}`;
+}
+
+// The agent actions (issue 13): typed arguments and results, reconcile.
+import type {
+  MarkWithdrawalAsPaidOptions, UpdateRatesOptions, UpdatePaymentMethodLiquidityOptions, P2PPaymentMethod,
+  ReconcileOptions,
+} from "settlement-wasm";
+type _paidOptions = Assert<Equal<Parameters<BotClient["markWithdrawalAsPaid"]>[0], MarkWithdrawalAsPaidOptions>>;
+type _ratesOptions = Assert<Equal<Parameters<BotClient["updateRates"]>[0], UpdateRatesOptions>>;
+type _liqOptions = Assert<Equal<Parameters<BotClient["updatePaymentMethodLiquidity"]>[0], UpdatePaymentMethodLiquidityOptions>>;
+type _liqResult = Assert<Equal<Awaited<ReturnType<BotClient["updatePaymentMethodLiquidity"]>>, P2PPaymentMethod>>;
+type _reconcileOptions = Assert<Equal<NonNullable<Parameters<BotClient["reconcile"]>[1]>, ReconcileOptions>>;
+// A number is not decimal text: refused by the types too.
+// @ts-expect-error depositRate is a string
+const _badRate: UpdateRatesOptions = { depositRate: 1540 };
+type _acceptResult = Assert<Equal<Awaited<ReturnType<BotClient["acceptWithdrawal"]>>, boolean>>;
+type _acceptArgs = Assert<Equal<Parameters<BotClient["acceptWithdrawal"]>[0], string>>;
+type _ratesArg = Assert<Equal<Parameters<BotClient["updateRates"]>[0]["depositRate"], string | undefined>>;
+type _paidArg = Assert<Equal<Parameters<BotClient["markWithdrawalAsPaid"]>[0]["p2pPayment"], string>>;
+type _liquidityResult = Assert<Not<IsAny<Awaited<ReturnType<BotClient["updatePaymentMethodLiquidity"]>>>>>;
+type _liquidityId = Assert<Equal<Awaited<ReturnType<BotClient["updatePaymentMethodLiquidity"]>>["id"], string>>;
+type _reconcileResult = Assert<Equal<Awaited<ReturnType<BotClient["reconcile"]>>, P2PPayment | null>>;
+
+export async function actions(bot: BotClient, order: P2PPayment, signal: AbortSignal): Promise<string> {
+  const accepted: boolean = await bot.acceptWithdrawal(order.id, { signal });
+  await bot.markWithdrawalAsPaid({ p2pPayment: order.id, paymentMethod: "pm_1", receipt: "https://r.example/1" });
+  await bot.updateRates({ depositMargin: "1.50" });
+  const m = await bot.updatePaymentMethodLiquidity({ paymentMethodType: "mpesa", amountLocal: "1.00", fields: ["id"] });
+  try {
+    await bot.cancelWithdrawal(order.id);
+  } catch (e) {
+    if (e instanceof SettlementError && e.code === "outcome_unknown") {
+      const now: P2PPayment | null = await bot.reconcile(order);
+      return now ? now.status : "gone";
+    }
+  }
+  return `${accepted} ${m.id}`;
 }

@@ -1,7 +1,7 @@
 // Runs every ```js example block of the npm README against the sandbox, with BASE_URL,
 // AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY and RAMP_URL bound to its URL, demo keys and hosted ramp page,
 // so the documented examples stay true.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as pkg from "settlement-wasm";
@@ -13,6 +13,13 @@ const readme = readFileSync(new URL("./node_modules/settlement-wasm/README.md", 
 const blocks = [...readme.matchAll(/```js example\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 test("the README has runnable examples", () => assert.ok(blocks.length >= 6, `found ${blocks.length}`));
+
+// The "Agent actions" example moves one of agent 1's orders and sets its rates and
+// liquidity: put agent 1 back to the seed afterwards (the other suites' oracle).
+after(async () => {
+  const res = await fetch(`${SANDBOX_URL}/__sandbox/state?agent=1`, { method: "DELETE" });
+  assert.equal(res.status, 204);
+});
 
 const AsyncFunction = (async () => {}).constructor;
 blocks.forEach((code, i) => {

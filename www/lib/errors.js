@@ -25,6 +25,7 @@ const HINTS = {
   network: "The service could not be reached (offline, wrong URL, or blocked by CORS).",
   timeout: "The service did not answer in time.",
   aborted: "The request was cancelled.",
+  outcome_unknown: "The change was sent but no answer came: it may have been applied. Read the state back before trying again.",
   decode: "The service's answer could not be read.",
   secret_key_in_browser: "Secret merchant keys belong on a server; a browser may only use a public (PUBK_) key.",
 };

@@ -9,6 +9,8 @@ const SIMULATIONS = {
   "rate-limit": { label: "429 then success", fault: "status=429;retry-after=1;fail-first=1" },
   auth: { label: "auth failure", fault: "status=401" },
   "server-error": { label: "server error", fault: "status=503;body=html" },
+  // The sandbox applies the change, then resets the connection: an action's outcome is unknown.
+  "drop-after": { label: "answer lost after applying", fault: "drop-after" },
 };
 
 /** How long to wait for the sandbox to log every attempt of a simulated call. The sandbox logs
