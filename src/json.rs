@@ -117,6 +117,8 @@ mod js_impl {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
+    // js-sys's `JSON::parse` takes a `&str` (the body would be copied into wasm memory and
+    // back); this one takes the `JsString` the response gave.
     #[wasm_bindgen]
     extern "C" {
         /// `JSON.parse` on a JavaScript string, so a body never crosses into wasm memory.
