@@ -34,6 +34,9 @@ pub enum Code {
     /// `MerchantClient` was given a secret key where page visitors can read it (a browser or
     /// worker) without `dangerously_allow_browser`; see [`crate::keys::browser_guard`].
     SecretKeyInBrowser,
+    /// `init()` could not load the WebAssembly module (HTTP 404, a Content-Security-Policy
+    /// block, a wrong file or MIME type). Raised by the JS entries, never by the Rust core.
+    WasmLoad,
 }
 
 impl Code {
@@ -51,6 +54,7 @@ impl Code {
             Code::Aborted => "aborted",
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
+            Code::WasmLoad => "wasm_load",
         }
     }
 }
@@ -341,6 +345,7 @@ mod tests {
             Code::Aborted,
             Code::Decode,
             Code::SecretKeyInBrowser,
+            Code::WasmLoad,
         ];
         let decl = <Code as Tsify>::DECL;
         let union = decl
@@ -378,6 +383,7 @@ mod tests {
             (Code::Aborted, "aborted"),
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
+            (Code::WasmLoad, "wasm_load"),
         ];
         for (c, s) in all {
             assert_eq!(c.as_str(), s);
