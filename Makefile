@@ -1,6 +1,6 @@
 # Every target is a thin call into scripts/. The two that matter on a fresh machine:
 #   make demo   set up, build, start the sandbox, serve the demo, print URL and keys
-#   make test   set up, build, run every test layer (native, wasm Node+Chromium, JS, e2e)
+#   make test   set up, build, run every test layer (native, wasm Node+Chromium, JS, e2e, consumers)
 .PHONY: demo test setup pkg pkg-dev size bench screenshots sandbox clean
 
 demo:
