@@ -42,8 +42,10 @@ async function openApp(url) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems = [];
+  const warnings = [];
   page.on("pageerror", (e) => problems.push(`uncaught: ${e.name}: ${e.message}`));
   page.on("console", (m) => {
+    if (m.type() === "warning") warnings.push(m.text());
     // Chromium asks every origin for /favicon.ico; none of these pages has one.
     if (m.type() === "error" && !/\/favicon\.ico$/.test(m.location()?.url ?? "")) {
       problems.push(`console.error: ${m.text()} (${m.location()?.url})`);
@@ -61,7 +63,7 @@ async function openApp(url) {
       if (problems.some((p) => p.startsWith("uncaught"))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    return { text, problems };
+    return { text, problems, warnings };
   } finally {
     await context.close();
   }
@@ -140,6 +142,31 @@ describe("bundlers (README recipes)", () => {
   });
 });
 
+describe("module worker, bundled (README: import \"settlement-wasm\" inside a bundler)", () => {
+  const byName = () => {
+    const text = recipe("worker", "worker.js");
+    assert.match(text, /"\.\/node_modules\/settlement-wasm\/index\.js"/);
+    return text.replace('"./node_modules/settlement-wasm/index.js"', '"settlement-wasm"');
+  };
+
+  test("Vite build bundles the worker and its .wasm", async () => {
+    const dir = app("vite-worker", {
+      "index.html": recipe("vite", "index.html"), "main.js": recipe("worker", "main.js"), "worker.js": byName(),
+    });
+    await built(dir, "vite", ["build", "--logLevel", "warn"]);
+    await servedApp(path.join(dir, "dist"));
+  });
+
+  test("webpack 5 bundles the worker and its .wasm", async () => {
+    const dir = app("webpack-worker", {
+      "src/index.js": recipe("worker", "main.js"), "src/worker.js": byName(),
+      "dist/index.html": recipe("webpack", "dist/index.html"),
+    });
+    await built(dir, "webpack", ["--mode", "production"]);
+    await servedApp(path.join(dir, "dist"));
+  });
+});
+
 describe("no bundler", () => {
   test("plain <script type=module> page importing node_modules/settlement-wasm/index.js", async () => {
     const dir = app("plain", { "index.html": recipe("plain", "index.html"), "main.js": recipe("plain", "main.js") });
@@ -176,6 +203,7 @@ describe("init() failures are SettlementErrors with code wasm_load", () => {
   let server;
   let dir;
   let csp = null;
+  let wasmType = null;
   before(async () => {
     dir = app("errors", {
       "index.html": recipe("plain", "index.html"),
@@ -192,7 +220,12 @@ try {
 }
 `,
     });
-    server = await serve(dir, { headers: () => (csp ? { "content-security-policy": csp } : {}) });
+    server = await serve(dir, {
+      headers: (p) => ({
+        ...(csp ? { "content-security-policy": csp } : {}),
+        ...(wasmType && p.endsWith(".wasm") ? { "content-type": wasmType } : {}),
+      }),
+    });
   });
   after(async () => { await server?.close(); });
 
@@ -231,6 +264,18 @@ try {
     const e = await failure("?wasm=missing.wasm", null);
     assert.match(e.message, /HTTP 404/);
     assert.match(e.message, /pass init\(url\)/);
+  });
+
+  test("a real .wasm with the wrong MIME type still loads (the glue falls back; no error to raise)", async () => {
+    csp = null;
+    wasmType = "application/octet-stream";
+    try {
+      const { text, warnings } = await openApp(`${server.url}/`);
+      assert.equal(text, "loaded");
+      assert.ok(warnings.some((w) => /application\/wasm/.test(w)), `the glue's MIME warning: ${warnings}`);
+    } finally {
+      wasmType = null;
+    }
   });
 
   test("bytes that are not WebAssembly (an HTML page): the message says so", async () => {
