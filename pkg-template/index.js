@@ -32,32 +32,32 @@ function finish() {
   }
 }
 
-const WASM = "settlement_wasm_bg.wasm";
-const CSP_SCRIPT = "add 'wasm-unsafe-eval' to the page's Content-Security-Policy script-src ('unsafe-eval' is not needed)";
+const W = "settlement_wasm_bg.wasm";
 
 /**
  * A failure to load the .wasm as a SettlementError (code `wasm_load`): the cause and the fix in
  * the message, the platform's error as `cause`. `blocked`: the CSP directives the browser
- * reported as violated while loading (securitypolicyviolation events).
+ * reported as violated meanwhile (securitypolicyviolation events).
  */
 function loadError(e, blocked) {
-  const msg = String((e && e.message) || e);
-  const status = /failed to fetch Wasm: (\d+)/.exec(msg);
-  const magic = /found ((?:[0-9a-f]{2} ?){1,4})/i.exec(msg);
-  const why = status
-    ? `the server answered HTTP ${status[1]} for ${WASM} (a bundler that did not copy it?): import the "settlement-wasm/${WASM}" subpath as a URL and pass init(url) (see the README, Bundlers)`
-    : blocked.some((d) => d.startsWith("script-src")) || /Content.Security.Policy|unsafe-eval|\bCSP\b/i.test(msg)
-      ? `the page's Content-Security-Policy forbids compiling WebAssembly: ${CSP_SCRIPT}`
-      : blocked.some((d) => d.startsWith("connect-src"))
-        ? `the page's Content-Security-Policy blocked fetching ${WASM}: add its origin to connect-src ('self' when it is served with the page), e.g. connect-src 'self' <service origin>`
-        : /MIME/i.test(msg)
-          ? `the server sent ${WASM} with a MIME type other than application/wasm: serve .wasm files as application/wasm`
-          : magic
-            ? `the bytes are not WebAssembly (they start with ${magic[1].trim()}${/^3c/i.test(magic[1]) ? ", an HTML page: the server answered with another page" : ""}): serve ${WASM} itself, or pass init(url) with its URL`
+  const m = String(e?.message ?? e);
+  const csp = (d) => blocked.some((v) => v.startsWith(d));
+  const s = /Wasm: (\d+)/.exec(m);
+  const b = /found ((?:\w\w ?){1,4})/.exec(m);
+  const why = s
+    ? `HTTP ${s[1]} for ${W} (did your bundler not copy it?): import "settlement-wasm/${W}" as a URL and pass init(url)`
+    : csp("script-src") || /Content.Security|unsafe-eval/i.test(m)
+      ? "the Content-Security-Policy forbids WebAssembly: add 'wasm-unsafe-eval' to script-src"
+      : csp("connect-src")
+        ? `the Content-Security-Policy blocked fetching ${W}: add its origin ('self' if served with the page) to connect-src`
+        : /MIME/.test(m)
+          ? `${W} was not served as application/wasm: fix the server's MIME type`
+          : b
+            ? `not WebAssembly (starts with ${b[1].trim()}${/^3c/.test(b[1]) ? ": an HTML page" : ""}): serve ${W} itself, or pass init(url)`
             : e instanceof TypeError
-              ? `${WASM} could not be fetched (network, or the page's Content-Security-Policy connect-src must allow its origin): check the URL, or pass init(url)`
-              : `${WASM} could not be compiled or instantiated (a corrupt file, or one from another version of the package)`;
-  return new SettlementError(`init(): ${why}. Cause: ${msg}`, { code: "wasm_load", cause: e });
+              ? `${W} could not be fetched (network, or CSP connect-src): check its URL, or pass init(url)`
+              : `${W} could not be compiled (corrupt, or from another version)`;
+  return new SettlementError(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
 }
 
 /**
