@@ -22,6 +22,12 @@ echo '{ "name": "consumers-work", "private": true }' >"$work/package.json"
   "../../../target/npm/$tarball" >/dev/null)
 echo "== installed $tarball into $work/node_modules/settlement-wasm ($(find "$work/node_modules/settlement-wasm" -type f | wc -l) files)"
 
+versions="$(cd tests/consumers && node -e '
+  const v = (p) => require("./node_modules/" + p + "/package.json").version;
+  console.log(["vite", "webpack", "webpack-cli", "esbuild", "rollup", "@rollup/plugin-node-resolve", "@rollup/plugin-url",
+    "typescript", "typescript-7", "@types/node"].map((p) => p + " " + v(p)).join(", "));')"
+echo "== pinned tools: $versions; $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?')"
+
 if [ $# -gt 0 ]; then files=("$@"); else files=(tests/consumers/*.test.mjs); fi
 rc=0
 node --test --test-reporter=spec --test-concurrency=1 "${files[@]}" || rc=$?

@@ -229,7 +229,7 @@ try {
   });
   after(async () => { await server?.close(); });
 
-  async function failure(query, policy) {
+  async function failure(t, query, policy) {
     csp = policy;
     const { text } = await openApp(`${server.url}/${query}`);
     assert.notEqual(text, "loaded", "init() should have failed");
@@ -239,6 +239,7 @@ try {
     assert.equal(e.name, "SettlementError");
     assert.equal(e.code, "wasm_load", text);
     assert.ok(e.cause, `cause kept: ${text}`);
+    t.diagnostic(`message: ${e.message}`);
     return e;
   }
 
@@ -248,20 +249,20 @@ try {
     assert.equal(text, "loaded");
   });
 
-  test("a policy without 'wasm-unsafe-eval': the message names the directive to add", async () => {
-    const e = await failure("", `default-src 'self'; script-src 'self'; connect-src 'self' ${SERVICE}`);
+  test("a policy without 'wasm-unsafe-eval': the message names the directive to add", async (t) => {
+    const e = await failure(t, "", `default-src 'self'; script-src 'self'; connect-src 'self' ${SERVICE}`);
     assert.match(e.message, /Content-Security-Policy.*add 'wasm-unsafe-eval' to script-src/);
     assert.match(e.cause, /CompileError|Refused|Content Security Policy/i);
   });
 
-  test("a policy whose connect-src lacks the .wasm's origin: the message names connect-src", async () => {
-    const e = await failure("", `script-src 'self' 'wasm-unsafe-eval'; connect-src ${SERVICE}`);
+  test("a policy whose connect-src lacks the .wasm's origin: the message names connect-src", async (t) => {
+    const e = await failure(t, "", `script-src 'self' 'wasm-unsafe-eval'; connect-src ${SERVICE}`);
     assert.match(e.message, /connect-src/);
     assert.match(e.cause, /TypeError/);
   });
 
-  test("HTTP 404 for the .wasm: the message says to pass init(url)", async () => {
-    const e = await failure("?wasm=missing.wasm", null);
+  test("HTTP 404 for the .wasm: the message says to pass init(url)", async (t) => {
+    const e = await failure(t, "?wasm=missing.wasm", null);
     assert.match(e.message, /HTTP 404/);
     assert.match(e.message, /pass init\(url\)/);
   });
@@ -278,8 +279,8 @@ try {
     }
   });
 
-  test("bytes that are not WebAssembly (an HTML page): the message says so", async () => {
-    const e = await failure("?wasm=index.html", null);
+  test("bytes that are not WebAssembly (an HTML page): the message says so", async (t) => {
+    const e = await failure(t, "?wasm=index.html", null);
     assert.match(e.message, /not WebAssembly/);
     assert.match(e.message, /HTML page/);
   });
