@@ -30,11 +30,16 @@ export type InitInput = InitSource | Promise<InitSource>;
  * browsers before constructing a client; in Node the module is ready on import and this
  * resolves at once. Rejects with a `SettlementError` with code `wasm_load` (HTTP 404, a
  * Content-Security-Policy block, a file that is not WebAssembly); its message names the fix
- * and `cause` keeps the platform's error.
+ * and `cause` keeps the platform's error. A value of none of the `InitInput` kinds rejects with
+ * `invalid_input` (`field: "input"`) before anything is fetched.
  */
 export default function init(input?: InitInput): Promise<void>;
 export { init };
-/** Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node. */
+/**
+ * Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node.
+ * Throws `invalid_input` (`field: "moduleOrBytes"`) for anything else, `wasm_load` for bytes
+ * that are not this package's WebAssembly.
+ */
 export function initSync(moduleOrBytes: ArrayBuffer | ArrayBufferView | WasmModule): void;
 
 /**

@@ -60,6 +60,18 @@ function loadError(e, blocked) {
   return new SettlementError(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
 }
 
+/** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
+function checkInput(x, field, urls) {
+  const g = globalThis;
+  const ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (g.WebAssembly && x instanceof WebAssembly.Module) ||
+    (urls && (typeof x === "string" || typeof x?.then === "function" ||
+      [g.URL, g.Request, g.Response].some((C) => typeof C === "function" && x instanceof C)));
+  if (!ok) {
+    throw new SettlementError(`${field}: expected ${urls ? "a URL, Request, Response, " : ""}bytes or a WebAssembly.Module`,
+      { code: "invalid_input", field });
+  }
+}
+
 /**
  * Load and instantiate the WebAssembly module. Idempotent: every call returns the same promise.
  * `input` (optional): a URL/string/Request/Response/BufferSource/WebAssembly.Module for the
@@ -68,6 +80,9 @@ function loadError(e, blocked) {
  */
 export default function init(input) {
   if (!ready) {
+    if (input !== undefined) {
+      try { checkInput(input, "input", true); } catch (e) { return Promise.reject(e); }
+    }
     const blocked = [];
     const g = globalThis;
     const onViolation = (ev) => blocked.push(String(ev.effectiveDirective || ev.violatedDirective));
@@ -86,6 +101,7 @@ export default function init(input) {
 
 /** Instantiate synchronously from bytes or a compiled WebAssembly.Module (e.g. in a worker). */
 export function initSync(moduleOrBytes) {
+  checkInput(moduleOrBytes, "moduleOrBytes", false);
   try {
     wbgInitSync({ module: moduleOrBytes });
   } catch (e) {

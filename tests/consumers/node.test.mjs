@@ -118,3 +118,20 @@ catch (e) { console.log(JSON.stringify({ is: e instanceof SettlementError, code:
   assert.equal(e.code, "wasm_load");
   assert.match(e.message, /not WebAssembly.*HTML page/);
 });
+
+test("browser entry under Node: what init()/initSync() cannot load is invalid_input naming the argument", async () => {
+  const dir = project("node-web-input");
+  const entry = path.join(PKG_DIR, "index.js");
+  writeFileSync(path.join(dir, "main.mjs"),
+    `const { default: init, initSync } = await import(${JSON.stringify(entry)});
+const seen = [];
+for (const bad of [42, { module_or_path: 42 }, null]) {
+  try { await init(bad); seen.push("resolved"); } catch (e) { seen.push([e.name, e.code, e.field]); }
+}
+try { initSync("settlement_wasm_bg.wasm"); seen.push("returned"); } catch (e) { seen.push([e.name, e.code, e.field]); }
+console.log(JSON.stringify(seen));
+`);
+  const seen = JSON.parse(await node(dir, "main.mjs"));
+  const input = ["SettlementError", "invalid_input", "input"];
+  assert.deepEqual(seen, [input, input, input, ["SettlementError", "invalid_input", "moduleOrBytes"]]);
+});
