@@ -32,4 +32,4 @@ sandbox:
 	cargo run -p settlement-sandbox -- --port $${PORT:-8787} --ramp-port 0
 
 clean:
-	rm -rf pkg target tests/js/node_modules tests/consumers/node_modules tests/consumers/work
+	rm -rf pkg target tests/js/node_modules tests/consumers/node_modules tests/consumers/types-node-latest/node_modules tests/consumers/work

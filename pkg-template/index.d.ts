@@ -37,7 +37,7 @@ export default function init(input?: InitInput): Promise<void>;
 export { init };
 /**
  * Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node.
- * Throws `invalid_input` (`field: "moduleOrBytes"`) for anything else, `wasm_load` for bytes
+ * Browser entry: throws `invalid_input` (`field: "moduleOrBytes"`) for anything else, `wasm_load` for bytes
  * that are not this package's WebAssembly.
  */
 export function initSync(moduleOrBytes: ArrayBuffer | ArrayBufferView | WasmModule): void;
