@@ -9,7 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f pkg/package.json ] || { echo "test-consumers: pkg/ is not built; run 'make pkg'" >&2; exit 1; }
-[ -x tests/consumers/node_modules/.bin/vite ] || { echo "test-consumers: tools missing; run scripts/setup.sh" >&2; exit 1; }
+for d in tests/consumers/node_modules/.bin/vite tests/consumers/types-node-latest/node_modules/@types/node; do
+  [ -e "$d" ] || { echo "test-consumers: $d missing; run scripts/setup.sh" >&2; exit 1; }
+done
 start=$(date +%s)
 
 mkdir -p target/npm
@@ -25,7 +27,8 @@ echo "== installed $tarball into $work/node_modules/settlement-wasm ($(find "$wo
 versions="$(cd tests/consumers && node -e '
   const v = (p) => require("./node_modules/" + p + "/package.json").version;
   console.log(["vite", "webpack", "webpack-cli", "esbuild", "rollup", "@rollup/plugin-node-resolve", "@rollup/plugin-url",
-    "typescript", "typescript-7", "@types/node"].map((p) => p + " " + v(p)).join(", "));')"
+    "typescript", "typescript-7", "@types/node"].map((p) => p + " " + v(p)).join(", ") +
+    ", @types/node (newest) " + require("./types-node-latest/node_modules/@types/node/package.json").version);')"
 echo "== pinned tools: $versions; $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?')"
 
 if [ $# -gt 0 ]; then files=("$@"); else files=(tests/consumers/*.test.mjs); fi
