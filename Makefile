@@ -1,6 +1,6 @@
 # Every target is a thin call into scripts/. The two that matter on a fresh machine:
 #   make demo   set up, build, start the sandbox, serve the demo, print URL and keys
-#   make test   set up, build, run every test layer (native, wasm Node+Chromium, JS, e2e)
+#   make test   set up, build, run every test layer (native, wasm Node+Chromium, JS, e2e, consumers)
 .PHONY: demo test setup pkg pkg-dev size bench screenshots sandbox clean
 
 demo:
@@ -32,4 +32,4 @@ sandbox:
 	cargo run -p settlement-sandbox -- --port $${PORT:-8787} --ramp-port 0
 
 clean:
-	rm -rf pkg target tests/js/node_modules
+	rm -rf pkg target tests/js/node_modules tests/consumers/node_modules tests/consumers/types-node-latest/node_modules tests/consumers/work

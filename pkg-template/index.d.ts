@@ -1,27 +1,46 @@
 // Types of settlement-wasm: the same for the browser, Node ESM and Node require entries.
-// The classes, option and result types come from the Rust sources (wasm-bindgen output);
-// this file adds the entry points and the error class.
-export * from "./web/settlement_wasm.js";
-import type { SettlementErrorCode, GraphQLErrorInfo, RampListenerOptions } from "./web/settlement_wasm.js";
+// The classes, option and result types come from the Rust sources (wasm-bindgen output, one
+// file shared with index.d.cts; see scripts/pkg-types.mjs); this file adds the entry points and
+// the error class. It needs no `lib` beyond ES2022 and either "dom" or @types/node.
+export * from "./node/settlement_wasm.js";
+import type { SettlementErrorCode, GraphQLErrorInfo, RampListenerOptions } from "./node/settlement_wasm.js";
 
-/** What `init()` accepts: where or what the .wasm is. Omit it to load the file beside the package. */
-export type InitInput =
-  | RequestInfo
-  | URL
-  | Response
-  | BufferSource
-  | WebAssembly.Module
-  | Promise<RequestInfo | URL | Response | BufferSource | WebAssembly.Module>;
+/** The instance type of the platform's global class `K` (DOM lib or @types/node); `never` where it has none. */
+type PlatformInstance<K extends string> =
+  typeof globalThis extends { readonly [P in K]: abstract new (...args: any) => infer I } ? I : never;
+/** `WebAssembly.Module` where the platform's types declare it (the DOM lib does; @types/node 20 does not). */
+type WasmModule =
+  typeof globalThis extends { readonly WebAssembly: { readonly Module: abstract new (...args: any) => infer M } } ? M : never;
+
+/** Where or what the .wasm is: a URL (string or `URL`), a `Request`/`Response`, its bytes, or a compiled module. */
+export type InitSource =
+  | string
+  | PlatformInstance<"URL">
+  | PlatformInstance<"Request">
+  | PlatformInstance<"Response">
+  | ArrayBuffer
+  | ArrayBufferView
+  | WasmModule;
+
+/** What `init()` accepts. Omit it to load the file beside the package (bundlers: see the README). */
+export type InitInput = InitSource | Promise<InitSource>;
 
 /**
  * Load and instantiate the WebAssembly module; idempotent and memoised. Required once in
  * browsers before constructing a client; in Node the module is ready on import and this
- * resolves at once.
+ * resolves at once. Rejects with a `SettlementError` with code `wasm_load` (HTTP 404, a
+ * Content-Security-Policy block, a file that is not WebAssembly); its message names the fix
+ * and `cause` keeps the platform's error. A value of none of the `InitInput` kinds rejects with
+ * `invalid_input` (`field: "input"`) before anything is fetched.
  */
 export default function init(input?: InitInput): Promise<void>;
 export { init };
-/** Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node. */
-export function initSync(moduleOrBytes: BufferSource | WebAssembly.Module): void;
+/**
+ * Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node.
+ * Browser entry: throws `invalid_input` (`field: "moduleOrBytes"`) for anything else, `wasm_load` for bytes
+ * that are not this package's WebAssembly.
+ */
+export function initSync(moduleOrBytes: ArrayBuffer | ArrayBufferView | WasmModule): void;
 
 /**
  * Listen for the hosted onchain ramp page's `crypto.requested` messages. Only messages whose
@@ -54,4 +73,9 @@ export declare class SettlementError extends Error {
   readonly graphqlErrors?: GraphQLErrorInfo[];
   /** Partial `data` that came with GraphQL errors. */
   readonly data?: unknown;
+  /** For `wasm_load`: the platform's original error (TypeError, CompileError, ...). */
+  readonly cause?: unknown;
 }
+
+// Only the declarations marked `export` are the package's.
+export {};

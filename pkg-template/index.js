@@ -32,23 +32,81 @@ function finish() {
   }
 }
 
+const W = "settlement_wasm_bg.wasm";
+
+/**
+ * A failure to load the .wasm as a SettlementError (code `wasm_load`): the cause and the fix in
+ * the message, the platform's error as `cause`. `blocked`: the CSP directives the browser
+ * reported as violated meanwhile (securitypolicyviolation events).
+ */
+function loadError(e, blocked) {
+  const m = String(e?.message ?? e);
+  const csp = (d) => blocked.some((v) => v.startsWith(d));
+  const s = /Wasm: (\d+)/.exec(m);
+  const b = /found ((?:\w\w ?){1,4})/.exec(m);
+  const why = s
+    ? `HTTP ${s[1]} for ${W} (did your bundler not copy it?): import "settlement-wasm/${W}" as a URL and pass init(url)`
+    : csp("script-src") || /Content.Security|unsafe-eval/i.test(m)
+      ? "the Content-Security-Policy forbids WebAssembly: add 'wasm-unsafe-eval' to script-src"
+      : csp("connect-src")
+        ? `the Content-Security-Policy blocked fetching ${W}: add its origin ('self' if served with the page) to connect-src`
+        : /MIME/.test(m)
+          ? `${W} was not served as application/wasm: fix the server's MIME type`
+          : b
+            ? `not WebAssembly (starts with ${b[1].trim()}${/^3c/.test(b[1]) ? ": an HTML page" : ""}): serve ${W} itself, or pass init(url)`
+            : e instanceof TypeError
+              ? `${W} could not be fetched (network, or CSP connect-src): check its URL, or pass init(url)`
+              : `${W} could not be compiled (corrupt, or from another version)`;
+  return new SettlementError(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
+}
+
+/** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
+function checkInput(x, field, urls) {
+  const g = globalThis;
+  const ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (g.WebAssembly && x instanceof WebAssembly.Module) ||
+    (urls && (typeof x === "string" || typeof x?.then === "function" ||
+      [g.URL, g.Request, g.Response].some((C) => typeof C === "function" && x instanceof C)));
+  if (!ok) {
+    throw new SettlementError(`${field}: expected ${urls ? "a URL, Request, Response, " : ""}bytes or a WebAssembly.Module`,
+      { code: "invalid_input", field });
+  }
+}
+
 /**
  * Load and instantiate the WebAssembly module. Idempotent: every call returns the same promise.
  * `input` (optional): a URL/string/Request/Response/BufferSource/WebAssembly.Module for the
- * .wasm file; by default it is fetched from beside this file.
+ * .wasm file; by default it is fetched from beside this file. Failures reject with a
+ * SettlementError with code `wasm_load`.
  */
 export default function init(input) {
   if (!ready) {
+    if (input !== undefined) {
+      try { checkInput(input, "input", true); } catch (e) { return Promise.reject(e); }
+    }
+    const blocked = [];
+    const g = globalThis;
+    const onViolation = (ev) => blocked.push(String(ev.effectiveDirective || ev.violatedDirective));
+    g.addEventListener?.("securitypolicyviolation", onViolation);
     ready = wbgInit(input === undefined ? undefined : { module_or_path: input })
-      .then(() => { finish(); })
-      .catch((e) => { ready = null; throw e; });
+      .then(() => { finish(); }, async (e) => {
+        // The violation event is queued as a task: let it arrive before classifying.
+        await new Promise((r) => setTimeout(r, 0));
+        ready = null;
+        throw loadError(e, blocked);
+      })
+      .finally(() => g.removeEventListener?.("securitypolicyviolation", onViolation));
   }
   return ready;
 }
 
 /** Instantiate synchronously from bytes or a compiled WebAssembly.Module (e.g. in a worker). */
 export function initSync(moduleOrBytes) {
-  wbgInitSync({ module: moduleOrBytes });
+  checkInput(moduleOrBytes, "moduleOrBytes", false);
+  try {
+    wbgInitSync({ module: moduleOrBytes });
+  } catch (e) {
+    throw loadError(e, []);
+  }
   finish();
   ready = ready || Promise.resolve();
 }

@@ -69,6 +69,28 @@ cp -R pkg-template/. pkg/
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" pkg/package.json
 cp LICENSE* pkg/ 2>/dev/null || true
 
+# ---- step: types and metadata (issue 10: every consumer works out of the box) ---------------
+# Declarations that pass `tsc --strict` without skipLibCheck or extra libs, ESM and CJS (one
+# shared file, index.d.cts for `require`), no unreferenced .d.ts: see scripts/pkg-types.mjs.
+node scripts/pkg-types.mjs pkg
+# `repository` and `homepage` come from Cargo.toml's `repository` (the one place to set it).
+repository="$(sed -n 's/^repository = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
+[ -n "$repository" ] || { echo "build-pkg: Cargo.toml has no repository" >&2; exit 1; }
+REPOSITORY="$repository" node -e '
+  const fs = require("fs");
+  const p = JSON.parse(fs.readFileSync("pkg/package.json", "utf8"));
+  const out = {};
+  for (const [k, v] of Object.entries(p)) {
+    out[k] = v;
+    if (k === "license") {
+      out.repository = { type: "git", url: "git+" + process.env.REPOSITORY + ".git" };
+      out.homepage = process.env.REPOSITORY + "#readme";
+    }
+  }
+  fs.writeFileSync("pkg/package.json", JSON.stringify(out, null, 2) + "\n");
+'
+# ---- end of step: types and metadata ---------------------------------------------------------
+
 if [ "$opt" = 1 ]; then
   node_modules/.bin/esbuild --minify --format=esm --log-level=warning pkg/index.js --outfile=pkg/index.min.js
   mv pkg/index.min.js pkg/index.js

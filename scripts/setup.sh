@@ -33,6 +33,18 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# 3b. the consumers layer's pinned tools (Vite, webpack, esbuild, Rollup, TypeScript 5 and the
+#     newest major, @types/node) from their own lockfile (scripts/test-consumers.sh)
+if [ ! -d tests/consumers/node_modules ] || [ tests/consumers/package-lock.json -nt tests/consumers/node_modules/.package-lock.json ]; then
+  log "npm ci (tests/consumers)"
+  (cd tests/consumers && npm ci --no-audit --no-fund --loglevel=error)
+fi
+d=tests/consumers/types-node-latest   # the newest @types/node, apart from the runtime's major
+if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then
+  log "npm ci ($d)"
+  (cd $d && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 # 4. Chromium + ChromeDriver from Debian (browser tests, Playwright)
 if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
   log "installing chromium and chromium-driver (apt)"

@@ -4,6 +4,8 @@
 #   2. wasm     wasm-bindgen-test in Node and headless Chromium against the sandbox
 #   3. js       node:test importing the packed package by name + tsc --strict consumer
 #   4. e2e      the demo page in Chromium via playwright-core, with screenshots
+#   5. consumers the packed tarball in new projects: tsc matrix, Node, Vite/webpack/esbuild/
+#                Rollup, plain page, worker, CSP (scripts/test-consumers.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -33,6 +35,7 @@ if [ "${1:-}" = "--sandboxed" ]; then
   layer wasm scripts/test-wasm.sh
   layer js scripts/test-js.sh
   layer e2e scripts/test-e2e.sh
+  layer consumers scripts/test-consumers.sh
   exit 0
 fi
 
@@ -48,10 +51,10 @@ scripts/with-sandbox.sh -- scripts/test.sh --sandboxed
 echo
 echo "######## summary"
 total_p=0; total_f=0; bad=0
-for name in native wasm js e2e; do
+for name in native wasm js e2e consumers; do
   rc=$(cat "$logs/$name.rc" 2>/dev/null || echo missing)
   read -r p f < <(counts "$logs/$name.log" 2>/dev/null || echo "0 0")
-  printf '%-8s %5d passed %4d failed   exit %s\n' "$name" "$p" "$f" "$rc"
+  printf '%-9s %5d passed %4d failed   exit %s\n' "$name" "$p" "$f" "$rc"
   total_p=$((total_p + p)); total_f=$((total_f + f))
   if [ "$rc" != 0 ] || [ "$p" -eq 0 ]; then bad=1; fi
 done

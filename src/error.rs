@@ -38,6 +38,9 @@ pub enum Code {
     /// `MerchantClient` was given a secret key where page visitors can read it (a browser or
     /// worker) without `dangerously_allow_browser`; see [`crate::keys::browser_guard`].
     SecretKeyInBrowser,
+    /// `init()` could not load the WebAssembly module (HTTP 404, a Content-Security-Policy
+    /// block, a wrong file or MIME type). Raised by the JS entries, never by the Rust core.
+    WasmLoad,
 }
 
 impl Code {
@@ -56,6 +59,7 @@ impl Code {
             Code::OutcomeUnknown => "outcome_unknown",
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
+            Code::WasmLoad => "wasm_load",
         }
     }
 }
@@ -358,6 +362,7 @@ mod tests {
             Code::OutcomeUnknown,
             Code::Decode,
             Code::SecretKeyInBrowser,
+            Code::WasmLoad,
         ];
         let decl = <Code as Tsify>::DECL;
         let union = decl
@@ -396,6 +401,7 @@ mod tests {
             (Code::OutcomeUnknown, "outcome_unknown"),
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
+            (Code::WasmLoad, "wasm_load"),
         ];
         for (c, s) in all {
             assert_eq!(c.as_str(), s);

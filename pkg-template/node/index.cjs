@@ -1,7 +1,6 @@
 "use strict";
 // Node entry (CommonJS) of settlement-wasm. The module is instantiated synchronously on
 // require, so init() is optional here (kept for code shared with the browser).
-const glue = require("./settlement_wasm.js");
 
 /** Every failure of this package is a SettlementError (see index.d.ts for its fields). */
 class SettlementError extends Error {
@@ -10,6 +9,19 @@ class SettlementError extends Error {
     this.name = "SettlementError";
     if (details) Object.assign(this, details);
   }
+}
+
+// The glue reads and compiles node/settlement_wasm_bg.wasm as it loads: a missing or damaged
+// file is a SettlementError (`wasm_load`) thrown by require/import, not a bare ENOENT.
+let glue;
+try {
+  glue = require("./settlement_wasm.js");
+} catch (e) {
+  const why = e && e.code === "ENOENT"
+    ? "node/settlement_wasm_bg.wasm is missing from the installed package"
+    : "node/settlement_wasm_bg.wasm is not a WebAssembly module this version can load";
+  throw new SettlementError(`settlement-wasm: ${why}; reinstall the package. Cause: ${e && e.message}`,
+    { code: "wasm_load", cause: e });
 }
 
 glue.__registerErrorClass(SettlementError);
@@ -36,3 +48,5 @@ module.exports = {
   BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
   SettlementError, listenForRampEvents, init, initSync, default: init,
 };
+// For transpiled `import init from "settlement-wasm"` (TypeScript/Babel interop): `default` is init.
+Object.defineProperty(module.exports, "__esModule", { value: true });

@@ -10,14 +10,22 @@ const require = createRequire(import.meta.url);
 const pkgDir = new URL("./node_modules/settlement-wasm/", import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL("package.json", pkgDir), "utf8"));
 
-test("package.json: exports map puts types first and covers browser, import and require", () => {
+test("package.json: exports map serves browser, import and require, each with its own types first", () => {
   assert.equal(manifest.name, "settlement-wasm");
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   const root = manifest.exports["."];
-  assert.equal(Object.keys(root)[0], "types", "types must be the first condition");
-  assert.equal(root.node.import, "./node/index.mjs");
-  assert.equal(root.node.require, "./node/index.cjs");
-  assert.equal(root.default, "./index.js");
+  const targets = {
+    "node.import": [root.node.import, "./index.d.ts", "./node/index.mjs"],
+    "node.require": [root.node.require, "./index.d.cts", "./node/index.cjs"],
+    "require": [root.require, "./index.d.cts", "./index.js"],
+    "default": [root.default, "./index.d.ts", "./index.js"],
+  };
+  for (const [name, [target, types, js]] of Object.entries(targets)) {
+    assert.deepEqual(Object.keys(target), ["types", "default"], `${name}: types must be the first condition`);
+    assert.equal(target.types, types, `${name} types`);
+    assert.equal(target.default, js, `${name} code`);
+  }
+  assert.equal(manifest.exports["./settlement_wasm_bg.wasm"], "./web/settlement_wasm_bg.wasm");
   assert.equal(manifest.sideEffects, false);
   for (const f of manifest.files) {
     assert.doesNotThrow(() => readFileSync(new URL(f, pkgDir)), `packed file ${f} is missing`);
@@ -45,7 +53,7 @@ test("every entry exports exactly the public API (no internals), and the types d
     assert.equal(typeof m.default, "function", `${entry}: default export (init)`);
   }
   const dts = readFileSync(new URL("index.d.ts", pkgDir), "utf8") +
-    readFileSync(new URL("web/settlement_wasm.d.ts", pkgDir), "utf8");
+    readFileSync(new URL("node/settlement_wasm.d.ts", pkgDir), "utf8");
   for (const n of expected) assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${n}\\b|export \\{[^}]*\\b${n}\\b`), n);
   assert.doesNotMatch(dts, /export function __/);
 });
