@@ -168,6 +168,23 @@ impl Config {
                 Some(k.to_owned())
             }
         };
+        // A key-shaped token where no key belongs is refused before any check could echo it.
+        let urls = [
+            ("baseUrl", &options.base_url),
+            ("endpoint", &options.endpoint),
+        ];
+        let values = urls
+            .into_iter()
+            .filter_map(|(f, v)| Some((f, v.as_deref()?)));
+        let headers = options.headers.iter();
+        let headers = headers.filter(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
+        for (field, value) in values.chain(headers.map(|(_, v)| ("headers", v.as_str()))) {
+            if crate::keys::has_key_token(value) {
+                let mut m = String::from(field);
+                m.push_str(" must not carry an API key (a PUBK_/SECK_ token); pass it as apiKey");
+                return Err(Error::invalid(field, m));
+            }
+        }
         let endpoint = match (options.base_url.as_deref(), options.endpoint.as_deref()) {
             (Some(_), Some(_)) => {
                 return Err(Error::invalid(
@@ -401,6 +418,27 @@ mod tests {
         let e = r.expect_err("refused");
         assert_eq!(e.code, crate::error::Code::InvalidInput);
         e.field.clone().expect("names a field")
+    }
+
+    #[test]
+    fn key_shaped_tokens_are_refused_unechoed() {
+        let token = "LEAK-SECK_q7Zr9Vx2";
+        for (base, ep, want) in [
+            (Some("https://x.example/SECK_q7Zr9Vx2"), None, "baseUrl"),
+            (None, Some("/proxy/LEAK-SECK_q7Zr9Vx2/bot"), "endpoint"),
+            (None, Some("https://x.example/?k=PUBK_abc"), "endpoint"),
+        ] {
+            let e = Config::new(&opts(base, ep), BOT_PATH).expect_err("refused");
+            assert_eq!(e.field.as_deref(), Some(want));
+            assert!(!e.message.contains("q7Zr9Vx2") && !e.message.contains("PUBK_abc"));
+        }
+        let mut o = opts(None, Some("/proxy"));
+        o.headers = vec![("x-key".into(), token.into())];
+        let e = Config::new(&o, BOT_PATH).expect_err("refused");
+        assert_eq!(e.field.as_deref(), Some("headers"));
+        assert!(!e.message.contains("q7Zr9Vx2"), "{}", e.message);
+        // A marker without a suffix is not a key.
+        assert!(Config::new(&opts(None, Some("/SECK_/x")), BOT_PATH).is_ok());
     }
 
     #[test]

@@ -111,11 +111,10 @@ impl JsonValue for serde_json::Value {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod js_impl {
+pub(crate) mod js_impl {
     use super::{Body, JsonValue};
     use js_sys::{Array, Reflect};
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
 
     // js-sys's `JSON::parse` takes a `&str` (the body would be copied into wasm memory and
     // back); this one takes the `JsString` the response gave.
@@ -124,6 +123,23 @@ mod js_impl {
         /// `JSON.parse` on a JavaScript string, so a body never crosses into wasm memory.
         #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
         fn json_parse(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+        // js-sys's `Array.isArray` and `Object.keys` do not catch, and both throw on a revoked
+        // Proxy (`keys` also on a throwing trap): no exception may unwind through wasm frames.
+        #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+        fn is_array_js(value: &JsValue) -> Result<bool, JsValue>;
+        /// `Object.keys`, catching.
+        #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+        pub fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+    }
+
+    /// `Array.isArray`; `Err` when it throws (a revoked Proxy).
+    pub fn is_array(value: &JsValue) -> Result<bool, JsValue> {
+        is_array_js(value)
+    }
+
+    /// `value.length` as a number, through a catching `Reflect.get`.
+    pub fn length(value: &JsValue) -> Result<f64, JsValue> {
+        Reflect::get(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))
     }
 
     impl JsonValue for JsValue {
@@ -155,16 +171,15 @@ mod js_impl {
             }
         }
         fn array_len(&self) -> Option<usize> {
-            if Array::is_array(self) {
-                Some(self.unchecked_ref::<Array>().length() as usize)
-            } else {
-                None
+            match is_array(self) {
+                Ok(true) => length(self).ok().map(|n| n as usize),
+                _ => None,
             }
         }
         fn at(&self, index: usize) -> Option<Self> {
             let len = self.array_len()?;
             if index < len {
-                Some(self.unchecked_ref::<Array>().get(index as u32))
+                Reflect::get_u32(self, index as u32).ok()
             } else {
                 None
             }
@@ -182,7 +197,7 @@ mod js_impl {
             JsValue::is_null(self)
         }
         fn is_object(&self) -> bool {
-            JsValue::is_object(self) && !Array::is_array(self)
+            JsValue::is_object(self) && is_array(self) == Ok(false)
         }
     }
 }

@@ -29,13 +29,60 @@ glue.OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; 
 
 /** See index.d.ts (same as the browser entry's). */
 function listenForRampEvents(options) {
-  const { allowedOrigin, onCryptoRequested, target } = options ?? {};
+  // Whatever the caller passes (a Proxy, a throwing getter or target, a hostile message)
+  // ends in a SettlementError or is ignored; only onCryptoRequested's own errors propagate.
+  const no = (field) => new SettlementError(`${field} could not be read (a getter or Proxy trap threw)`,
+    { code: "invalid_input", field });
+  let allowedOrigin, onCryptoRequested, target;
+  try { ({ allowedOrigin, onCryptoRequested, target } = options ?? {}); } catch { throw no("options"); }
   const t = glue.__rampListener(allowedOrigin, onCryptoRequested, target);
   const listener = (e) => {
-    if (glue.__rampAccepts(allowedOrigin, e.origin, e.data)) onCryptoRequested(e.data.payload, e);
+    let p;
+    try {
+      if (!glue.__rampAccepts(allowedOrigin, e.origin, e.data)) return;
+      p = e.data.payload;
+    } catch { return; }
+    onCryptoRequested(p, e);
   };
-  t.addEventListener("message", listener);
-  return () => t.removeEventListener("message", listener);
+  try { t.addEventListener("message", listener); } catch { throw no("target"); }
+  return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
+}
+
+// Receivers: the glue hands `this.__wbg_ptr` to Rust unchecked, so a wrong receiver, a freed
+// instance or a second free() reached wasm as a null or foreign pointer (a throw or trap
+// inside wasm frames wears the module out). Methods run only on live instances this package
+// made, and free() never while a method of the same instance is still reading its arguments.
+function guard(classes) {
+  const live = new WeakMap(), busy = new WeakMap();
+  const bad = () => new SettlementError("this: not a live instance of this class (freed, or another object)",
+    { code: "invalid_input", field: "this" });
+  for (const C of classes) {
+    const P = C.prototype;
+    for (const k of Object.getOwnPropertyNames(P)) {
+      const f = P[k];
+      if (k === "constructor" || k.startsWith("__")) continue;
+      const sync = k === "free" || k === "orders";
+      P[k] = function (...a) {
+        if (live.get(this) !== C || !this.__wbg_ptr || (k === "free" && busy.get(this))) {
+          if (sync) throw bad();
+          return Promise.reject(bad());
+        }
+        busy.set(this, (busy.get(this) | 0) + 1);
+        try {
+          const r = f.apply(this, a);
+          if (k === "free") live.delete(this);
+          if (k === "orders") live.set(r, classes[2]);
+          return r;
+        } finally {
+          busy.set(this, busy.get(this) - 1);
+        }
+      };
+    }
+    if (Symbol.dispose) P[Symbol.dispose] = P.free;
+  }
+  return classes.slice(0, 2).map((C) => new Proxy(C, {
+    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, t); return o; },
+  }));
 }
 
 const ready = Promise.resolve();
@@ -43,7 +90,8 @@ function init() { return ready; }
 function initSync() {}
 
 // The public names only (the glue's `__` functions are this entry's internals).
-const { BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount } = glue;
+const { OrderIterator, classifyKey, onchainRampUrl, parseAmount } = glue;
+const [BotClient, MerchantClient] = guard([glue.BotClient, glue.MerchantClient, OrderIterator]);
 module.exports = {
   BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
   SettlementError, listenForRampEvents, init, initSync, default: init,

@@ -227,9 +227,8 @@ impl JsBotClient {
         #[wasm_bindgen(unchecked_optional_param_type = "ReconcileOptions")] options: JsValue,
     ) -> Promise {
         let member = |k: &str| {
-            Reflect::get(&order, &JsValue::from_str(k))
-                .ok()?
-                .as_string()
+            let v = Reflect::get(&order, &JsValue::from_str(k)).ok()?;
+            options::text(&v, k, crate::inputs::MAX_TEXT_LEN).ok()?
         };
         let read = options::field_options(&options)
             .and_then(|o| reconcile_query(member("id"), member("orderId"), o));
