@@ -26,6 +26,8 @@ pub const MAX_HEADER_LEN: u32 = 4096;
 pub const MAX_FILTER_LEN: u32 = 256;
 /// The `document` of `request`.
 pub const MAX_DOCUMENT_LEN: u32 = 100_000;
+/// The `variables` of `request`, as JSON text.
+pub const MAX_VARIABLES_LEN: u32 = 1_000_000;
 /// Any other string argument or option (URLs, key, ids, amounts).
 pub const MAX_TEXT_LEN: u32 = 4096;
 

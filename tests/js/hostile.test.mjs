@@ -92,6 +92,7 @@ test("sizes are capped before allocating, each refusal naming the limit", async 
   await refused(() => bot.orderHistory({ page: 1, filter: { orderId: "o".repeat(257) } }), "filter.orderId", /longer than 256/);
   await refused(() => bot.orderHistory({ page: 1, filter: { dateFrom: "2".repeat(257) } }), "filter.dateFrom", /longer than 256/);
   await refused(() => bot.request("{".repeat(100_001)), "document", /longer than 100000 characters/);
+  await refused(() => bot.request("{ a }", { v: "v".repeat(1_000_001) }), "variables", /longer than 1000000 characters/);
   await refused(() => new BotClient({ baseUrl: `https://x.example/${"a".repeat(5000)}` }), "baseUrl", /longer than 4096/);
   // At the limits, accepted (up to the request).
   const ok = new BotClient({ endpoint: "https://settlement.invalid/graphql", fetch: async () => new Response("{\"data\":{\"profile\":{\"id\":\"x\"}}}") });
