@@ -127,9 +127,24 @@ pub(crate) mod js_impl {
         // Proxy (`keys` also on a throwing trap): no exception may unwind through wasm frames.
         #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
         fn is_array_js(value: &JsValue) -> Result<bool, JsValue>;
-        /// `Object.keys`, catching.
         #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-        pub fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+        fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+        // wasm-bindgen 0.2.130 leaks one externref slot each time a `catch` import that returns
+        // a value throws (the slot of the discarded return value). These twins return nothing:
+        // they run first, so a throwing getter or trap costs no slot.
+        #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+        fn get_probe(target: &JsValue, key: &JsValue) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+        fn keys_probe(value: &JsValue) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
+        fn prototype_probe(value: &JsValue) -> Result<(), JsValue>;
+        /// `Reflect.apply(f, this, args)`, catching, its result dropped.
+        #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
+        pub fn apply_unit(
+            f: &js_sys::Function,
+            this: &JsValue,
+            args: &Array,
+        ) -> Result<(), JsValue>;
     }
 
     /// `Array.isArray`; `Err` when it throws (a revoked Proxy).
@@ -137,9 +152,27 @@ pub(crate) mod js_impl {
         is_array_js(value)
     }
 
-    /// `value.length` as a number, through a catching `Reflect.get`.
+    /// `target[key]` (`Reflect.get`); `Err` when a getter or trap throws.
+    pub fn read(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
+        get_probe(target, key)?;
+        Reflect::get(target, key)
+    }
+
+    /// `Object.keys(value)`; `Err` when a trap throws.
+    pub fn keys(value: &JsValue) -> Result<Array, JsValue> {
+        keys_probe(value)?;
+        object_keys(value)
+    }
+
+    /// `Reflect.getPrototypeOf(value)`; `Err` when it throws.
+    pub fn prototype(value: &JsValue) -> Result<js_sys::Object, JsValue> {
+        prototype_probe(value)?;
+        Reflect::get_prototype_of(value)
+    }
+
+    /// `value.length` as a number.
     pub fn length(value: &JsValue) -> Result<f64, JsValue> {
-        Reflect::get(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))
+        read(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))
     }
 
     impl JsonValue for JsValue {

@@ -1,7 +1,7 @@
 //! Reading JavaScript option objects with `Reflect` (no serde on this path). Every problem
 //! is an `invalid_input` error naming the option.
 
-use js_sys::{Array, Function, JsString, Reflect};
+use js_sys::{Array, Function, JsString};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -26,7 +26,7 @@ fn unreadable(field: &str) -> Error {
 
 /// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
 fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
-    Reflect::get(obj, &JsValue::from_str(key))
+    js::read(obj, &JsValue::from_str(key))
         .map(|v| Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
         .map_err(|_| unreadable(field))
 }
@@ -38,7 +38,7 @@ fn is_array(value: &JsValue, field: &str) -> Result<bool, Error> {
 
 /// `Object.keys(value)` (catching), refused beyond `max` entries.
 fn keys(value: &JsValue, field: &str, max: u32) -> Result<Array, Error> {
-    let keys = js::object_keys(value).map_err(|_| unreadable(field))?;
+    let keys = js::keys(value).map_err(|_| unreadable(field))?;
     if keys.length() > max {
         return Err(inputs::too_many(field, max));
     }
@@ -106,7 +106,7 @@ fn fields(obj: &JsValue) -> Result<Option<Vec<String>>, Error> {
     }
     let mut out = Vec::with_capacity(len as usize);
     for i in 0..len as u32 {
-        let item = Reflect::get_u32(&v, i).map_err(|_| unreadable("fields"))?;
+        let item = js::read(&v, &JsValue::from(i)).map_err(|_| unreadable("fields"))?;
         match text(&item, "fields", inputs::MAX_FIELD_PATH)? {
             Some(s) => out.push(s),
             None => return Err(invalid("fields", " must be an array of strings")),
@@ -123,13 +123,15 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
     let Some(v) = get(obj, "signal", "signal")? else {
         return Ok(None);
     };
-    let member = |name: &str| Reflect::get(&v, &JsValue::from_str(name)).ok();
+    let member = |name: &str| js::read(&v, &JsValue::from_str(name)).ok();
     let method = |name| member(name).and_then(|f| f.dyn_into::<Function>().ok());
     let abort = JsValue::from_str("abort");
     let works = member("aborted").is_some_and(|a| a.as_bool().is_some())
         && match (method("addEventListener"), method("removeEventListener")) {
             (Some(add), Some(remove)) => {
-                add.call2(&v, &abort, &add).is_ok() && remove.call2(&v, &abort, &add).is_ok()
+                let args = Array::of2(&abort, &add);
+                js::apply_unit(&add, &v, &args).is_ok()
+                    && js::apply_unit(&remove, &v, &args).is_ok()
             }
             _ => false,
         };
@@ -150,7 +152,7 @@ fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Erro
     }
     // A Date (or anything with `toISOString`): its UTC calendar date.
     if let Ok(to_iso) =
-        Reflect::get(&v, &JsValue::from_str("toISOString")).and_then(|f| f.dyn_into::<Function>())
+        js::read(&v, &JsValue::from_str("toISOString")).and_then(|f| f.dyn_into::<Function>())
     {
         let iso = to_iso
             .call2(&v, &JsValue::UNDEFINED, &JsValue::UNDEFINED)
@@ -367,7 +369,7 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
     if let Some(h) = get(&o, "headers", "headers")? {
         // A plain object: its prototype is null or the root prototype. Not an Array, and not a
         // `Headers` or `Map`, whose entries `Object.keys` would silently miss.
-        let proto = |v: &JsValue| Reflect::get_prototype_of(v).map_err(|_| unreadable("headers"));
+        let proto = |v: &JsValue| js::prototype(v).map_err(|_| unreadable("headers"));
         let plain = h.is_object() && {
             let p = proto(&h)?;
             p.is_null() || proto(&p)?.is_null()
@@ -382,7 +384,7 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
         for i in 0..keys.length() {
             let key = keys.get(i);
             let name = text(&key, "headers", inputs::MAX_HEADER_LEN)?.unwrap_or_default();
-            let value = Reflect::get(&h, &key).map_err(|_| unreadable("headers"))?;
+            let value = js::read(&h, &key).map_err(|_| unreadable("headers"))?;
             match text(&value, "headers", inputs::MAX_HEADER_LEN)? {
                 Some(value) => headers.push((name, value)),
                 None => {

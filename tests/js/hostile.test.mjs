@@ -4,10 +4,23 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import * as api from "settlement-wasm";
 import { SANDBOX_URL, AGENT_KEY, serializeError } from "./helpers.mjs";
 import { hostileCases, repeatCases, settle, badOutcome } from "./hostile.mjs";
 
+// The module's memory and externref table, captured as the Node glue instantiates it.
+let wasmExports;
+const Instance = WebAssembly.Instance;
+WebAssembly.Instance = function (module, imports) {
+  const instance = new Instance(module, imports);
+  wasmExports = Object.values(instance.exports);
+  return instance;
+};
+const api = await import("settlement-wasm");
+WebAssembly.Instance = Instance;
+const usage = () => ({
+  memory: wasmExports.find((v) => v instanceof WebAssembly.Memory).buffer.byteLength,
+  table: wasmExports.find((v) => v instanceof WebAssembly.Table).length,
+});
 const { BotClient, MerchantClient, SettlementError } = api;
 const dts = readFileSync(new URL("./node_modules/settlement-wasm/node/settlement_wasm.d.ts", import.meta.url), "utf8");
 /** The documented codes: the `SettlementErrorCode` union of the published declarations. */
@@ -99,13 +112,19 @@ test("sizes are capped before allocating, each refusal naming the limit", async 
   assert.ok(await ok.profile({ fields: ["id"] }));
 });
 
-test(`repetition: ${REPEAT} of each failing case, then a normal call succeeds`, async () => {
+test(`repetition: ${REPEAT} of each failing case, then a normal call succeeds; nothing grows`, async () => {
+  const before = usage();
   for (const [name, run] of repeatCases(api)) {
     for (let i = 0; i < REPEAT; i++) {
       const why = badOutcome(await settle(run), SettlementError, CODES);
       if (why) assert.fail(`${name}, repetition ${i}: ${why}`);
     }
   }
+  const after = usage();
+  // No leak per failure: neither wasm memory nor the externref table grows (one leaked slot
+  // per failure would add thousands).
+  assert.ok(after.memory - before.memory <= 65536, `wasm memory ${before.memory} -> ${after.memory}`);
+  assert.ok(after.table - before.table <= 128, `externref table ${before.table} -> ${after.table}`);
   await works();
   assert.deepEqual(uncaught, []);
 });

@@ -23,7 +23,7 @@ try {
   console.log(`chromium: ${reps.cases} cases x ${REPS} repetitions + ${corpus.cases} corpus cases in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
     `${reps.bad.length} failed cases, ${corpus.bad.length} bad corpus outcomes, ${s.uncaught.length} uncaught; normal call after: ${id === "agent-1" ? "ok" : id}`);
   console.log(`chromium: wasm memory ${mib(before.wasm)} MiB -> ${mib(afterReps.wasm)} MiB after the repetitions -> ${mib(after.wasm)} MiB after the corpus; ` +
-    `JS heap ${mib(before.heap)} -> ${mib(afterReps.heap)} -> ${mib(after.heap)} MiB`);
+    `JS heap ${mib(before.heap)} -> ${mib(afterReps.heap)} -> ${mib(after.heap)} MiB; externref table ${before.table} -> ${afterReps.table} -> ${after.table}`);
   for (const u of s.uncaught) console.error(`chromium uncaught: ${u}`);
   failed = reps.bad.length > 0 || corpus.bad.length > 0 || s.uncaught.length > 0 || id !== "agent-1";
 } finally {

@@ -10,11 +10,12 @@ const { SANDBOX_URL, AGENT_KEY } = process.env;
 if (!SANDBOX_URL || !AGENT_KEY) throw new Error("run through scripts/with-sandbox.sh");
 
 // The module's memory, captured as the Node glue instantiates it (it is not exported).
-let memory;
+let memory, table;
 const Instance = WebAssembly.Instance;
 WebAssembly.Instance = function (module, imports) {
   const instance = new Instance(module, imports);
   memory = Object.values(instance.exports).find((v) => v instanceof WebAssembly.Memory);
+  table = Object.values(instance.exports).find((v) => v instanceof WebAssembly.Table);
   return instance;
 };
 const api = createRequire(import.meta.url)("../../pkg/node/index.cjs");
@@ -26,7 +27,7 @@ const uncaught = [];
 process.on("uncaughtException", (e) => uncaught.push(String(e)));
 process.on("unhandledRejection", (e) => uncaught.push(String(e)));
 const mib = (n) => (n / 1048576).toFixed(2);
-const figures = () => { globalThis.gc?.(); return { wasm: memory.buffer.byteLength, heap: process.memoryUsage().heapUsed }; };
+const figures = () => { globalThis.gc?.(); return { wasm: memory.buffer.byteLength, heap: process.memoryUsage().heapUsed, table: table.length }; };
 const normalCall = async () => {
   const p = await new api.BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY }).profile({ fields: ["id"] });
   if (p.id !== "agent-1") throw new Error(`normal call: unexpected ${JSON.stringify(p)}`);
@@ -57,5 +58,5 @@ const after = figures();
 console.log(`node: ${repeatCases(api).length} cases x ${REPS} repetitions + ${corpus.length} corpus cases in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
   `${failures} failed cases, ${bad} bad corpus outcomes, ${uncaught.length} uncaught; normal call after: ok`);
 console.log(`node: wasm memory ${mib(before.wasm)} MiB -> ${mib(afterReps.wasm)} MiB after the repetitions -> ${mib(after.wasm)} MiB after the corpus; ` +
-  `JS heap ${mib(before.heap)} -> ${mib(afterReps.heap)} -> ${mib(after.heap)} MiB`);
+  `JS heap ${mib(before.heap)} -> ${mib(afterReps.heap)} -> ${mib(after.heap)} MiB; externref table ${before.table} -> ${afterReps.table} -> ${after.table}`);
 if (failures || bad || uncaught.length) process.exit(1);

@@ -20,6 +20,7 @@ export async function openHostilePage(browser) {
     const grab = (r) => {
       const instance = r.instance ?? r;
       window.__memory = Object.values(instance.exports).find((v) => v instanceof WebAssembly.Memory);
+      window.__table = Object.values(instance.exports).find((v) => v instanceof WebAssembly.Table);
       return r;
     };
     const streaming = WebAssembly.instantiateStreaming;
@@ -34,7 +35,8 @@ export async function openHostilePage(browser) {
   const figures = async () => {
     await cdp.send("HeapProfiler.collectGarbage");
     const { usedSize } = await cdp.send("Runtime.getHeapUsage");
-    return { wasm: await page.evaluate(() => window.__memory.buffer.byteLength), heap: usedSize };
+    const [wasm, table] = await page.evaluate(() => [window.__memory.buffer.byteLength, window.__table.length]);
+    return { wasm, table, heap: usedSize };
   };
   return { context, page, uncaught, figures };
 }
