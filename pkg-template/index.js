@@ -23,30 +23,27 @@ export class SettlementError extends Error {
 }
 
 
-// Receivers: the glue hands `this.__wbg_ptr` to Rust unchecked, so a wrong receiver, a freed
-// instance or a second free() reached wasm as a null or foreign pointer (a throw or trap
-// inside wasm frames wears the module out). Methods run only on live instances this package
-// made, and free() never while a method of the same instance is still reading its arguments.
+// Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
+// here (and free() not while one of their methods runs) reach it.
 function guard(classes) {
   const live = new WeakMap(), busy = new WeakMap();
-  const bad = () => new SettlementError("this: not a live instance of this class (freed, or another object)",
-    { code: "invalid_input", field: "this" });
   for (const C of classes) {
     const P = C.prototype;
     for (const k of Object.getOwnPropertyNames(P)) {
-      const f = P[k];
-      if (k === "constructor" || k.startsWith("__")) continue;
-      const sync = k === "free" || k === "orders";
+      const f = P[k], sync = k == "free" || k == "orders";
+      if (k == "constructor" || k.startsWith("__")) continue;
       P[k] = function (...a) {
-        if (live.get(this) !== C || !this.__wbg_ptr || (k === "free" && busy.get(this))) {
-          if (sync) throw bad();
-          return Promise.reject(bad());
+        if (live.get(this) !== C || !this.__wbg_ptr || (k == "free" && busy.get(this))) {
+          const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
+            { code: "invalid_input", field: "this" });
+          if (sync) throw e;
+          return Promise.reject(e);
         }
         busy.set(this, (busy.get(this) | 0) + 1);
         try {
           const r = f.apply(this, a);
-          if (k === "free") live.delete(this);
-          if (k === "orders") live.set(r, classes[2]);
+          if (k == "free") live.delete(this);
+          if (k == "orders") live.set(r, classes[2]);
           return r;
         } finally {
           busy.set(this, busy.get(this) - 1);
@@ -102,9 +99,15 @@ function loadError(e, blocked) {
 /** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
 function checkInput(x, field, urls) {
   const g = globalThis;
-  const ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (g.WebAssembly && x instanceof WebAssembly.Module) ||
+  let ok;
+  // `instanceof` throws on a revoked Proxy (or a throwing getPrototypeOf trap): not loadable.
+  try {
+    ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (g.WebAssembly && x instanceof WebAssembly.Module) ||
     (urls && (typeof x === "string" || typeof x?.then === "function" ||
       [g.URL, g.Request, g.Response].some((C) => typeof C === "function" && x instanceof C)));
+  } catch {
+    ok = false;
+  }
   if (!ok) {
     throw new SettlementError(`${field}: expected ${urls ? "a URL, Request, Response, " : ""}bytes or a WebAssembly.Module`,
       { code: "invalid_input", field });
@@ -158,8 +161,7 @@ export { init };
  * returns a function that stops listening (safe to call twice). See index.d.ts.
  */
 export function listenForRampEvents(options) {
-  // Whatever the caller passes (a Proxy, a throwing getter or target, a hostile message)
-  // ends in a SettlementError or is ignored; only onCryptoRequested's own errors propagate.
+  // Hostile options end in a SettlementError, hostile messages are ignored.
   const no = (field) => new SettlementError(`${field} could not be read (a getter or Proxy trap threw)`,
     { code: "invalid_input", field });
   let allowedOrigin, onCryptoRequested, target;

@@ -169,20 +169,11 @@ impl Config {
             }
         };
         // A key-shaped token where no key belongs is refused before any check could echo it.
-        let urls = [
-            ("baseUrl", &options.base_url),
-            ("endpoint", &options.endpoint),
-        ];
-        let values = urls
-            .into_iter()
-            .filter_map(|(f, v)| Some((f, v.as_deref()?)));
-        let headers = options.headers.iter();
-        let headers = headers.filter(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
-        for (field, value) in values.chain(headers.map(|(_, v)| ("headers", v.as_str()))) {
-            if crate::keys::has_key_token(value) {
-                let mut m = String::from(field);
-                m.push_str(" must not carry an API key (a PUBK_/SECK_ token); pass it as apiKey");
-                return Err(Error::invalid(field, m));
+        refuse_key_token("baseUrl", options.base_url.as_deref())?;
+        refuse_key_token("endpoint", options.endpoint.as_deref())?;
+        for (name, value) in &options.headers {
+            if !name.eq_ignore_ascii_case("authorization") {
+                refuse_key_token("headers", Some(value))?;
             }
         }
         let endpoint = match (options.base_url.as_deref(), options.endpoint.as_deref()) {
@@ -291,6 +282,15 @@ impl Config {
 /// percent-encodes URLs; keys are ASCII in practice).
 fn is_space_or_control(b: u8) -> bool {
     b <= b' ' || b == 0x7f
+}
+
+fn refuse_key_token(field: &str, value: Option<&str>) -> Result<(), Error> {
+    if value.is_some_and(crate::keys::has_key_token) {
+        let mut m = String::from(field);
+        m.push_str(" must not carry an API key (a PUBK_/SECK_ token); pass it as apiKey");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(())
 }
 
 fn check_key(key: &str) -> Result<(), Error> {

@@ -52,10 +52,9 @@ pub const MIN_PIECE: usize = 8;
 /// The part of `key` whose pieces are secret: what follows its first `PUBK_`/`SECK_` marker,
 /// or the whole key when it has none.
 pub fn secret_part(key: &str) -> &str {
-    ["PUBK_", "SECK_"]
-        .iter()
-        .filter_map(|m| find(key, m, 0))
-        .min()
+    let b = key.as_bytes();
+    (0..b.len())
+        .find(|&i| matches!(b.get(i..i + 5), Some(b"PUBK_" | b"SECK_")))
         .and_then(|i| key.get(i + 5..))
         .filter(|s| !s.is_empty())
         .unwrap_or(key)

@@ -123,18 +123,13 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
     let Some(v) = get(obj, "signal", "signal")? else {
         return Ok(None);
     };
-    let member = |name: &str| js::read(&v, &JsValue::from_str(name)).ok();
-    let method = |name| member(name).and_then(|f| f.dyn_into::<Function>().ok());
-    let abort = JsValue::from_str("abort");
-    let works = member("aborted").is_some_and(|a| a.as_bool().is_some())
-        && match (method("addEventListener"), method("removeEventListener")) {
-            (Some(add), Some(remove)) => {
-                let args = Array::of2(&abort, &add);
-                js::apply_unit(&add, &v, &args).is_ok()
-                    && js::apply_unit(&remove, &v, &args).is_ok()
-            }
-            _ => false,
-        };
+    let read = |name: &str| js::read(&v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    // Each method is applied through a catching `Reflect.apply`, which refuses a non-function.
+    let args = Array::of2(&JsValue::from_str("abort"), &read("addEventListener"));
+    let works = read("aborted").as_bool().is_some()
+        && ["addEventListener", "removeEventListener"]
+            .iter()
+            .all(|m| js::apply_unit(read(m).unchecked_ref(), &v, &args).is_ok());
     if works {
         Ok(Some(v.unchecked_into()))
     } else {

@@ -118,6 +118,8 @@ export function hostileCases(api) {
   }
   slot("iterator.next.call(h)", (h) => OrderIterator.prototype.next.call(h));
   slot("classifyKey(h)", (h) => classifyKey(h));
+  slot("init(h)", (h) => api.init(h));
+  slot("initSync(h)", (h) => api.initSync(h));
   slot("onchainRampUrl(h)", (h) => onchainRampUrl(h));
   for (const k of ["rampUrl", "key", "coin"]) slot(`onchainRampUrl({${k}: h})`, (h) => onchainRampUrl({ rampUrl: "https://ramp.example/x", key: "SBX-PUBK_demo1234", [k]: h }));
   slot("parseAmount(h)", (h) => parseAmount(h));
