@@ -172,6 +172,7 @@ impl Config {
         refuse_key_token("baseUrl", options.base_url.as_deref())?;
         refuse_key_token("endpoint", options.endpoint.as_deref())?;
         for (name, value) in &options.headers {
+            refuse_key_token("headers", Some(name))?;
             if !name.eq_ignore_ascii_case("authorization") {
                 refuse_key_token("headers", Some(value))?;
             }

@@ -48,30 +48,27 @@ function listenForRampEvents(options) {
   return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
 }
 
-// Receivers: the glue hands `this.__wbg_ptr` to Rust unchecked, so a wrong receiver, a freed
-// instance or a second free() reached wasm as a null or foreign pointer (a throw or trap
-// inside wasm frames wears the module out). Methods run only on live instances this package
-// made, and free() never while a method of the same instance is still reading its arguments.
+// Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
+// here (and free() not while one of their methods runs) reach it.
 function guard(classes) {
   const live = new WeakMap(), busy = new WeakMap();
-  const bad = () => new SettlementError("this: not a live instance of this class (freed, or another object)",
-    { code: "invalid_input", field: "this" });
   for (const C of classes) {
     const P = C.prototype;
     for (const k of Object.getOwnPropertyNames(P)) {
-      const f = P[k];
-      if (k === "constructor" || k.startsWith("__")) continue;
-      const sync = k === "free" || k === "orders";
+      const f = P[k], sync = k == "free" || k == "orders";
+      if (k == "constructor" || k.startsWith("__")) continue;
       P[k] = function (...a) {
-        if (live.get(this) !== C || !this.__wbg_ptr || (k === "free" && busy.get(this))) {
-          if (sync) throw bad();
-          return Promise.reject(bad());
+        if (live.get(this) !== C || !this.__wbg_ptr || (k == "free" && busy.get(this))) {
+          const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
+            { code: "invalid_input", field: "this" });
+          if (sync) throw e;
+          return Promise.reject(e);
         }
         busy.set(this, (busy.get(this) | 0) + 1);
         try {
           const r = f.apply(this, a);
-          if (k === "free") live.delete(this);
-          if (k === "orders") live.set(r, classes[2]);
+          if (k == "free") live.delete(this);
+          if (k == "orders") live.set(r, classes[2]);
           return r;
         } finally {
           busy.set(this, busy.get(this) - 1);
