@@ -286,7 +286,8 @@ fn is_space_or_control(b: u8) -> bool {
 }
 
 fn refuse_key_token(field: &str, value: Option<&str>) -> Result<(), Error> {
-    if value.is_some_and(crate::keys::has_key_token) {
+    // Key-shaped: a `PUBK_`/`SECK_` marker with a suffix (what `classify` recognises).
+    if value.is_some_and(|v| crate::keys::classify(v) != crate::keys::KeyKind::Unknown) {
         let mut m = String::from(field);
         m.push_str(" must not carry an API key (a PUBK_/SECK_ token); pass it as apiKey");
         return Err(Error::invalid(field, m));
@@ -439,7 +440,7 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("headers"));
         assert!(!e.message.contains("q7Zr9Vx2"), "{}", e.message);
         // A marker without a suffix is not a key.
-        assert!(Config::new(&opts(None, Some("/SECK_/x")), BOT_PATH).is_ok());
+        assert!(Config::new(&opts(None, Some("/x/SECK_")), BOT_PATH).is_ok());
     }
 
     #[test]

@@ -198,7 +198,8 @@ pub(crate) mod js_impl {
             if !self.is_object() {
                 return None;
             }
-            match Reflect::get(self, &JsValue::from_str(key)) {
+            // `read`: ramp messages are the caller's objects, whose getters may throw.
+            match read(self, &JsValue::from_str(key)) {
                 Ok(v) if !v.is_undefined() => Some(v),
                 _ => None,
             }
@@ -212,7 +213,7 @@ pub(crate) mod js_impl {
         fn at(&self, index: usize) -> Option<Self> {
             let len = self.array_len()?;
             if index < len {
-                Reflect::get_u32(self, index as u32).ok()
+                read(self, &JsValue::from(index as u32)).ok()
             } else {
                 None
             }

@@ -46,24 +46,6 @@ pub fn classify(key: &str) -> KeyKind {
     }
 }
 
-/// Whether `text` carries a key-shaped token: `PUBK_` or `SECK_` followed by a letter or digit.
-pub fn has_key_token(text: &str) -> bool {
-    [PUBLIC_MARKER, SECRET_MARKER].iter().any(|m| {
-        let mut from = 0;
-        while let Some(i) = find(text, m, from) {
-            if text
-                .as_bytes()
-                .get(i + m.len())
-                .is_some_and(u8::is_ascii_alphanumeric)
-            {
-                return true;
-            }
-            from = i + 1;
-        }
-        false
-    })
-}
-
 fn has_marker(key: &str, marker: &str) -> bool {
     let mut from = 0;
     while let Some(i) = find(key, marker, from) {

@@ -18,7 +18,8 @@ export function hostileCases(api) {
   const trap = (name, target = {}) => new Proxy(target, { [name]: boom });
   const OPTION_KEYS = ["fields", "filter", "headers", "signal", "page", "perPage", "baseUrl", "endpoint",
     "apiKey", "fetch", "timeoutMs", "maxRetries", "dangerouslyAllowBrowser", "allowedOrigin",
-    "onCryptoRequested", "target", "id", "orderId", "rampUrl", "key", "p2pPayment"];
+    "onCryptoRequested", "target", "id", "orderId", "rampUrl", "key", "p2pPayment", "event", "payload",
+    "origin", "data", "amountCents", "destinationAddress", "paymentRequest", "length", "then", "toJSON"];
   const getters = (keys) => {
     const o = {};
     for (const k of keys) Object.defineProperty(o, k, { get: boom, enumerable: true });
