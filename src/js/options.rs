@@ -254,10 +254,15 @@ pub fn variables(value: &JsValue) -> Result<Option<JsValue>, Error> {
     if value.is_undefined() || value.is_null() {
         Ok(None)
     } else if value.is_object() && !is_array(value, "variables")? {
-        // Measured as JSON text before the body copies it into wasm memory (a throwing
-        // `toJSON` or a cycle is left to the body writer, which refuses it).
-        let json = js_sys::JSON::stringify(value).map_or(0, |s| s.length());
-        if json > inputs::MAX_VARIABLES_LEN {
+        // Measured as JSON text before the body copies it into wasm memory.
+        let Ok(json) = js_sys::JSON::stringify(value) else {
+            return Err(invalid(
+                "variables",
+                " must be a plain object that JSON can represent",
+            ));
+        };
+        // (`undefined`, not a string, when a `toJSON` returns nothing: the body writer refuses it.)
+        if json.is_string() && json.length() > inputs::MAX_VARIABLES_LEN {
             return Err(inputs::too_long("variables", inputs::MAX_VARIABLES_LEN));
         }
         Ok(Some(value.clone()))

@@ -110,6 +110,8 @@ export function hostileCases(api) {
   withOptions("bot.reconcile(order, …)", (o) => bot.reconcile({ id: "i", orderId: "o" }, o));
   slot("bot.request(h)", (h) => bot.request(h));
   slot("bot.request(doc, h)", (h) => bot.request("{ a }", h));
+  slot("bot.request(doc, {toJSON: h})", (h) => bot.request("{ a }", { toJSON: h }));
+  slot("bot.request(doc, {toJSON: () => h})", (h) => bot.request("{ a }", { toJSON: () => h }));
   slot("bot.request(doc, {v: h})", (h) => bot.request("query($v: String) { a(v: $v) }", { v: h }));
   withOptions("bot.request(doc, null, …)", (o) => bot.request("{ a }", null, o));
   for (const m of ["account", "availableCountries", "rampLimits", "rampableAssets"]) withOptions(`merchant.${m}`, (o) => merchant[m](o));
