@@ -22,7 +22,6 @@ export class SettlementError extends Error {
   }
 }
 
-
 // Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
 // here (and free() not while one of their methods runs) reach it.
 function guard(classes) {
