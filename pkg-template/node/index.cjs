@@ -49,7 +49,7 @@ function listenForRampEvents(options) {
 }
 
 // Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
-// here (and free() not while one of their methods runs) reach it.
+// here, with their own pointer (and free() not while one of their methods runs) reach it.
 function guard(classes) {
   const live = new WeakMap(), busy = new WeakMap();
   for (const C of classes) {
@@ -58,7 +58,8 @@ function guard(classes) {
       const f = P[k], sync = k == "free" || k == "orders";
       if (k == "constructor" || k.startsWith("__")) continue;
       P[k] = function (...a) {
-        if (live.get(this) !== C || !this.__wbg_ptr || (k == "free" && busy.get(this))) {
+        const l = live.get(this);
+        if (!l || l[0] !== C || l[1] !== this.__wbg_ptr || (k == "free" && busy.get(this))) {
           const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
             { code: "invalid_input", field: "this" });
           if (sync) throw e;
@@ -68,7 +69,7 @@ function guard(classes) {
         try {
           const r = f.apply(this, a);
           if (k == "free") live.delete(this);
-          if (k == "orders") live.set(r, classes[2]);
+          if (k == "orders") live.set(r, [classes[2], r.__wbg_ptr]);
           return r;
         } finally {
           busy.set(this, busy.get(this) - 1);
@@ -78,7 +79,7 @@ function guard(classes) {
     if (Symbol.dispose) P[Symbol.dispose] = P.free;
   }
   return classes.slice(0, 2).map((C) => new Proxy(C, {
-    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, t); return o; },
+    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, [t, o.__wbg_ptr]); return o; },
   }));
 }
 

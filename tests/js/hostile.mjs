@@ -172,6 +172,11 @@ export function hostileCases(api) {
     return b.profile({ get fields() { b.free(); return undefined; } });
   }]);
   cases.push(["new OrderIterator()", () => new OrderIterator().next()]);
+  cases.push(["a live client whose __wbg_ptr was overwritten", () => {
+    const b = new BotClient(base);
+    b.__wbg_ptr = iterator.__wbg_ptr;
+    return b.profile();
+  }]);
   cases.push(["Object.setPrototypeOf(bot, OrderIterator.prototype).next()", () => {
     const b = new BotClient(base);
     Object.setPrototypeOf(b, OrderIterator.prototype);
