@@ -1,22 +1,27 @@
 //! The `fetch` transport (wasm32 only): the one place that sends requests.
 //!
-//! gloo-net builds every request (`POST`, headers, body, the attempt's abort signal), which
-//! is converted into a `web_sys::Request` and given, as the single argument, to the `fetch`
-//! option or else to the global `fetch` (looked up at call time, never `window`: Node 18+ and
-//! workers work, and polyfills and mocks installed later are honoured). The same request goes
-//! out either way. Not gloo-net's `send`: it panics (a trap, here) when a replaced global
-//! `fetch` resolves to anything but a native `Response` or rejects with anything but an
-//! `Error`, and it drops the error's `cause`. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
-//! "cancel" promise that is raced against the response and the body, so even a `fetch` that
-//! ignores its signal cannot hang a call. The body is read as a JavaScript string
-//! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
-//! the promise's own `reject` function is the timer callback and the abort listener.
+//! gloo-net builds each client's request once (`POST`, the URL, every header); each attempt
+//! is a `new Request(base, { body, signal })` from it (the attempt's abort signal), given, as
+//! the single argument, to the `fetch` option or else to the global `fetch` (looked up at call
+//! time, never `window`: Node 18+ and workers work, and polyfills and mocks installed later are
+//! honoured). The same request goes out either way. Not gloo-net's `send`: it panics (a trap,
+//! here) when a replaced global `fetch` resolves to anything but a native `Response` or
+//! rejects with anything but an `Error`, and it drops the error's `cause`. Each attempt gets
+//! its own `AbortController`; a timer and the caller's signal reject a "cancel" promise that
+//! is raced against the response, so even a `fetch` that ignores its signal cannot hang a
+//! call. The response is read in one promise chain (`fetch(request).then(read)`, `read`
+//! returning `Promise.all([status, retry-after, text()])`): one await, one JS -> wasm hop per
+//! attempt (measured: `make bench`'s breakdown). The body is read as a JavaScript string
+//! (`Response.text()`), so rows never cross into wasm memory. The timer callback and the
+//! abort listener are the cancel promise's own `reject` function.
+
+use std::cell::RefCell;
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::{AbortController, RequestInit};
 
 use super::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 
@@ -29,19 +34,69 @@ extern "C" {
     fn set_timeout(handler: &Function, ms: f64, arg: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     fn clear_timeout(id: &JsValue);
+    // js-sys's `then` is generic over typed closures; this takes the one `read` function.
+    type Thenable;
+    #[wasm_bindgen(method, js_name = then)]
+    fn then(this: &Thenable, f: &Function) -> Promise;
 }
+
+thread_local! {
+    /// `read`, created once: `response => Promise.all([status, retry-after, text()])`.
+    static READ: Closure<dyn FnMut(JsValue) -> Promise> = Closure::new(read);
+}
+
+/// A client's request without its body, built once by gloo-net, with the URL and headers
+/// it was built from (rebuilt only if a later request has others).
+type Base = (String, Vec<(String, String)>, web_sys::Request);
 
 /// The wasm32 transport over `fetch`.
 #[derive(Clone, Default)]
 pub struct FetchTransport {
     fetch: Option<Function>,
+    base: RefCell<Option<Base>>,
 }
 
 impl FetchTransport {
     /// Sends with `fetch` when given, else with the global `fetch` at call time (either is
     /// called with one `Request`).
     pub fn new(fetch: Option<Function>) -> Self {
-        FetchTransport { fetch }
+        FetchTransport {
+            fetch,
+            base: RefCell::new(None),
+        }
+    }
+
+    /// The attempt's request: `new Request(base, { body, signal })`, the base built by
+    /// gloo-net on the first call (`POST`, URL, headers) and reused while they are the same.
+    fn request(
+        &self,
+        request: &HttpRequest<'_>,
+        signal: Option<&web_sys::AbortSignal>,
+    ) -> Result<web_sys::Request, JsValue> {
+        let mut slot = self.base.borrow_mut();
+        let fresh = match &*slot {
+            Some((url, headers, _)) => url != request.url || headers != request.headers,
+            None => true,
+        };
+        if fresh {
+            let mut builder = gloo_net::http::Request::post(request.url);
+            for (name, value) in request.headers {
+                builder = builder.header(name, value);
+            }
+            let base = builder.build().map_err(gloo_error)?;
+            *slot = Some((
+                request.url.to_owned(),
+                request.headers.to_vec(),
+                base.into(),
+            ));
+        }
+        let Some((_, _, base)) = &*slot else {
+            return Err(JsValue::from_str("could not set up the request"));
+        };
+        let init = RequestInit::new();
+        init.set_body(&JsValue::from_str(request.body));
+        init.set_signal(signal);
+        web_sys::Request::new_with_request_and_init(base, &init)
     }
 
     /// Whether the global object has a `fetch` function.
@@ -97,47 +152,54 @@ fn gloo_error(e: gloo_net::Error) -> JsValue {
     })
 }
 
-/// The request, built by gloo-net: `POST`, every header, the body, the attempt's signal.
-fn build(
-    request: &HttpRequest<'_>,
-    signal: Option<&AbortSignal>,
-) -> Result<gloo_net::http::Request, JsValue> {
-    let mut builder = gloo_net::http::Request::post(request.url).abort_signal(signal);
-    for (name, value) in request.headers {
-        builder = builder.header(name, value);
-    }
-    builder.body(request.body).map_err(gloo_error)
+/// `read`: the Response-like object `fetch` resolved to (`status`, `headers.get(name)`,
+/// `text()`, read through `Reflect` and catching calls: a caller's `fetch`, or a replaced
+/// global one, may return any object, whose getters may throw) as one promise of
+/// `[status, retry-after, body]`, or a rejected promise.
+fn read(response: JsValue) -> Promise {
+    read_parts(&response).unwrap_or_else(|e| Promise::reject(&e))
 }
 
-/// Sends with `fetch` (one `Request` argument); reads the Response-like object it resolves to
-/// (`status`, `headers.get(name)`, `text()`) through `Reflect` and catching calls: a caller's
-/// `fetch`, or a replaced global one, may return any object, whose getters may throw.
+fn read_parts(response: &JsValue) -> Result<Promise, JsValue> {
+    let not_a_response = || JsValue::from_str("fetch did not return a Response");
+    let status = get(response, "status");
+    if status.as_f64().is_none() {
+        return Err(not_a_response());
+    }
+    let headers = get(response, "headers");
+    let retry_after = get(&headers, "get")
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
+        .unwrap_or(JsValue::NULL);
+    let text = get(response, "text")
+        .dyn_into::<Function>()
+        .map_err(|_| not_a_response())?
+        .call0(response)?;
+    Ok(Promise::all(&Array::of3(&status, &retry_after, &text)))
+}
+
+/// Sends with `fetch` (one `Request` argument) and reads status, `Retry-After` and body in
+/// one promise chain, raced against `cancel`.
 async fn send(
     fetch: &Function,
     request: web_sys::Request,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
-    let response = race(&fetch.call1(&global(), &request)?, cancel).await?;
-    let not_a_response = || JsValue::from_str("fetch did not return a Response");
-    let status = get(&response, "status")
-        .as_f64()
-        .ok_or_else(not_a_response)?;
-    let headers = get(&response, "headers");
-    let retry_after = get(&headers, "get")
-        .dyn_into::<Function>()
-        .ok()
-        .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
-        .and_then(|v| v.as_string());
-    let text = get(&response, "text")
-        .dyn_into::<Function>()
-        .map_err(|_| not_a_response())?;
-    let body = race(&text.call0(&response)?, cancel)
-        .await?
+    let sent = Promise::resolve(&fetch.call1(&global(), &request)?);
+    let chain = READ.with(|f| {
+        sent.unchecked_ref::<Thenable>()
+            .then(f.as_ref().unchecked_ref())
+    });
+    let parts: Array = race(&chain, cancel).await?.unchecked_into();
+    let status = parts.get(0).as_f64().unwrap_or(0.0);
+    let body = parts
+        .get(2)
         .dyn_into::<JsString>()
         .map_err(|_| JsValue::from_str("the response body could not be read as text"))?;
     Ok(HttpResponse {
         status: status.clamp(0.0, 999.0) as u16,
-        retry_after,
+        retry_after: parts.get(1).as_string(),
         body,
     })
 }
@@ -162,7 +224,7 @@ impl Transport for FetchTransport {
             ));
         };
         let controller = AbortController::new().ok();
-        let built = build(
+        let built = self.request(
             request,
             controller.as_ref().map(AbortController::signal).as_ref(),
         );
@@ -182,7 +244,7 @@ impl Transport for FetchTransport {
         }
 
         let result = match built {
-            Ok(r) => send(&fetch, r.into(), &cancel).await,
+            Ok(r) => send(&fetch, r, &cancel).await,
             Err(e) => Err(e),
         };
 

@@ -1,72 +1,249 @@
 // `make bench`: headless Chromium (Debian's, via playwright-core) against the sandbox
-// started by scripts/with-sandbox.sh (release build, --max-per-page 1000). Prints medians
-// and ratios against the targets; writes target/bench.json. Timings on shared machines are
-// noisy: this reports, it does not fail on a miss.
+// started by scripts/with-sandbox.sh (release build, --max-per-page 1000). In ONE run, for
+// BENCH_BATCHES batches (default 3): per-call times (10 and 1,000 rows) of the package, plain
+// fetch + JSON.parse and graphql-request; instantiation (init(bytes)); and cold start (from
+// `import()` to the first `profile()` result, in a fresh browser context) locally and under
+// network emulation, with and without the preload hints. Prints the median of the batch
+// medians and their spread (min–max), a per-phase breakdown of one call, and the targets;
+// writes target/bench.json. Timings on shared machines are noisy: this reports, it does not
+// fail on a miss.
+//
+// Cold start is served by a small static server here (as a real server would: gzip-encoded,
+// `Cache-Control: no-cache`, `application/wasm`), which forwards /service/ and /__sandbox/ to
+// the sandbox, so the page, the package and the GraphQL calls share one origin (no CORS
+// preflight for either contender).
 import { chromium } from "playwright-core";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
+import { join, extname, normalize } from "node:path";
+import { gzipSync } from "node:zlib";
 
 const { SANDBOX_URL, AGENT_KEY } = process.env;
 const rounds = Number(process.env.BENCH_ROUNDS || 60);
+const batches = Number(process.env.BENCH_BATCHES || 3);
+const coldRuns = Number(process.env.BENCH_COLD_RUNS || 5);
+const root = process.env.BENCH_ROOT || "target/bench-root";
+// Chromium's network emulation: 1.6 Mbit/s down and up, 150 ms latency, no cache.
+const EMULATION = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 1.6e6 / 8 };
+
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args });
-try {
-  const results = { rounds };
 
-  // Initialisation: fresh page each time (new context: no shared compiled-module cache).
-  // initMs: init() with the .wasm download; instantiateMs: init(bytes), bytes already fetched.
-  for (const [key, fn] of [["initMs", "measureInit"], ["instantiateMs", "measureInstantiate"]]) {
-    const times = [];
-    for (let i = 0; i < 15; i++) {
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      await page.goto(`${SANDBOX_URL}/index.html`);
-      await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
-      times.push(await page.evaluate((name) => window[name](), fn));
-      await ctx.close();
+// ---- the static server for the cold-start pages ------------------------------------------
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".json": "application/json" };
+
+// Preload hints for the package's browser files, found from its package.json (so they follow
+// the layout): modulepreload for the entry and every module it imports, preload as=fetch for
+// the .wasm.
+function hints() {
+  const pkg = JSON.parse(readFileSync(join(root, "pkg/package.json"), "utf8"));
+  const entry = pkg.exports["."].default.default.replace(/^\.\//, "");
+  const wasm = pkg.exports["./settlement_wasm_bg.wasm"].replace(/^\.\//, "");
+  const modules = [entry];
+  for (let i = 0; i < modules.length; i++) {
+    const src = readFileSync(join(root, "pkg", modules[i]), "utf8");
+    const dir = modules[i].includes("/") ? modules[i].replace(/\/[^/]*$/, "/") : "";
+    for (const [, rel] of src.matchAll(/(?:from|import)\s*["'](\.\.?\/[^"']+\.js)["']/g)) {
+      const p = normalize(dir + rel);
+      if (!modules.includes(p)) modules.push(p);
     }
-    times.sort((a, b) => a - b);
-    results[key] = { median: times[times.length >> 1], min: times[0], max: times[times.length - 1] };
   }
+  return [...modules.map((m) => `<link rel="modulepreload" href="/pkg/${m}">`),
+    `<link rel="preload" href="/pkg/${wasm}" as="fetch" crossorigin>`].join("");
+}
 
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => { console.error("page error:", e); process.exitCode = 1; });
-  await page.goto(`${SANDBOX_URL}/index.html`);
-  await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
+function startServer() {
+  const sandbox = new URL(SANDBOX_URL);
+  const pages = { "/cold-hints.html": () => readFileSync(join(root, "www/cold.html"), "utf8").replace("<!--HINTS-->", hints()) };
+  const gz = new Map();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    if (url.pathname.startsWith("/service/") || url.pathname.startsWith("/__sandbox/")) {
+      const fwd = httpRequest({ host: sandbox.hostname, port: sandbox.port, path: req.url, method: req.method,
+        headers: { ...req.headers, host: sandbox.host } }, (up) => { res.writeHead(up.statusCode, up.headers); up.pipe(res); });
+      fwd.on("error", () => { res.writeHead(502); res.end(); });
+      req.pipe(fwd);
+      return;
+    }
+    let body;
+    if (pages[url.pathname]) body = Buffer.from(pages[url.pathname]());
+    else {
+      const file = url.pathname.startsWith("/pkg/") ? join(root, url.pathname) : join(root, "www", url.pathname);
+      if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end(); return; }
+      body = readFileSync(file);
+    }
+    const headers = { "content-type": TYPES[extname(url.pathname)] || "application/octet-stream", "cache-control": "no-cache" };
+    if (/\bgzip\b/.test(req.headers["accept-encoding"] || "")) {
+      const k = body.toString("base64");
+      if (!gz.has(k)) gz.set(k, gzipSync(body, { level: 9 }));
+      body = gz.get(k);
+      headers["content-encoding"] = "gzip";
+      headers.vary = "accept-encoding";
+    }
+    headers["content-length"] = body.length;
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
 
-  // The exact document the package sends (from the sandbox's request log), so every
+// ---- statistics --------------------------------------------------------------------------
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), batches: xs });
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args });
+const server = await startServer();
+const origin = `http://127.0.0.1:${server.address().port}`;
+try {
+  // The exact documents the package sends (from the sandbox's request log), so every
   // contender asks for the same selection.
+  const ctx0 = await browser.newContext();
+  const page0 = await ctx0.newPage();
+  await page0.goto(`${SANDBOX_URL}/index.html`);
+  await page0.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
   await fetch(`${SANDBOX_URL}/__sandbox/requests`, { method: "DELETE" });
-  await page.evaluate(async ({ u, k }) => {
+  await page0.evaluate(async ({ u, k }) => {
     const { default: init, BotClient } = await import("/pkg/index.js");
     await init();
-    await new BotClient({ baseUrl: u, apiKey: k }).orderHistory({ page: 1, perPage: 1 });
+    const bot = new BotClient({ baseUrl: u, apiKey: k });
+    await bot.orderHistory({ page: 1, perPage: 1 });
+    await bot.profile();
   }, { u: SANDBOX_URL, k: AGENT_KEY });
+  await ctx0.close();
   const log = await (await fetch(`${SANDBOX_URL}/__sandbox/requests`)).json();
-  const document = log[log.length - 1].query;
+  const document = log[log.length - 2].query;
+  const profileDocument = log[log.length - 1].query;
 
-  for (const perPage of [10, 1000]) {
-    results[`rows${perPage}`] = await page.evaluate((cfg) => window.runBench(cfg), {
-      baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, document, perPage, rounds: perPage === 10 ? rounds * 3 : rounds, warmup: 10,
+  // One fresh context per measurement: no shared HTTP or compiled-module cache.
+  async function fresh(url, fn, { emulate = false, init } = {}) {
+    const ctx = await browser.newContext();
+    if (init) await ctx.addInitScript(init.script, init.arg);
+    const page = await ctx.newPage();
+    page.on("pageerror", (e) => { console.error("page error:", e); process.exitCode = 1; });
+    if (emulate) {
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+      await cdp.send("Network.emulateNetworkConditions", EMULATION);
+    }
+    await page.goto(url);
+    try { return await fn(page); } finally { await ctx.close(); }
+  }
+
+  async function cold(contender, emulate, withHints) {
+    const times = { importToProfile: [], navToProfile: [] };
+    for (let i = 0; i < coldRuns; i++) {
+      const r = await fresh(`${origin}/${withHints ? "cold-hints" : "cold"}.html?c=${contender}`, async (page) => {
+        await page.waitForFunction(() => window.coldResult, null, { polling: 10, timeout: 30000 });
+        return page.evaluate(() => window.coldResult);
+      }, { emulate, init: { script: (b) => { window.__bench = b; }, arg: { key: AGENT_KEY, profileDocument } } });
+      times.importToProfile.push(r.importToProfile);
+      times.navToProfile.push(r.navToProfile);
+    }
+    return { importToProfile: median(times.importToProfile), navToProfile: median(times.navToProfile) };
+  }
+
+  const perBatch = [];
+  for (let b = 0; b < batches; b++) {
+    const out = {};
+    for (const [key, fn] of [["initMs", "measureInit"], ["instantiateMs", "measureInstantiate"]]) {
+      const times = [];
+      for (let i = 0; i < 7; i++) {
+        times.push(await fresh(`${SANDBOX_URL}/index.html`, async (page) => {
+          await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
+          return page.evaluate((name) => window[name](), fn);
+        }));
+      }
+      out[key] = median(times);
+    }
+    await fresh(`${SANDBOX_URL}/index.html`, async (page) => {
+      await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
+      for (const perPage of [10, 1000]) {
+        const r = await page.evaluate((cfg) => window.runBench(cfg), {
+          baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, document, perPage, rounds: perPage === 10 ? rounds * 2 : rounds / 2,
+          warmup: 10, group: perPage === 10 ? 5 : 2,
+        });
+        for (const [k, v] of Object.entries(r)) out[`rows${perPage} ${k}`] = v.median;
+      }
     });
+    for (const [label, emulate] of coldRuns > 0 ? [["local", false], ["emulated", true]] : []) {
+      for (const [name, c, h] of [["settlement-wasm", "pkg", false], ["settlement-wasm + hints", "pkg", true], ["graphql-request", "gql", false]]) {
+        if (h && !emulate) continue;
+        const r = await cold(c, emulate, h);
+        out[`cold ${label} ${name}`] = r.importToProfile;
+        out[`cold ${label} ${name} (from navigation)`] = r.navToProfile;
+      }
+    }
+    perBatch.push(out);
+    console.log(`batch ${b + 1}/${batches}: 10 rows ${(out["rows10 settlement-wasm"] / out["rows10 fetch"]).toFixed(3)} x fetch, ` +
+      `1,000 rows ${(out["rows1000 settlement-wasm"] / out["rows1000 fetch"]).toFixed(3)} x, instantiate ${out.instantiateMs.toFixed(2)} ms, ` +
+      `cold emulated ${out["cold emulated settlement-wasm"]?.toFixed(0)} vs ${out["cold emulated graphql-request"]?.toFixed(0)} ms`);
   }
-  await ctx.close();
 
-  const r10 = results.rows10, r1k = results.rows1000;
-  const ratio = (r, k) => r[k].median / r.fetch.median;
-  const line = (label, value, target, ok) => console.log(`${label.padEnd(44)} ${value.padStart(12)}   target ${target.padEnd(10)} ${ok ? "ok" : "MISS"}`);
-  console.log("\n== benchmark (medians; headless Chromium; local sandbox)");
-  for (const [name, r] of [["10 rows", r10], ["1,000 rows", r1k]]) {
-    for (const k of Object.keys(r)) console.log(`${name.padEnd(11)} ${k.padEnd(16)} ${r[k].median.toFixed(2).padStart(8)} ms  (min ${r[k].min.toFixed(2)}, n ${r[k].n})`);
+  // Ratios per batch, then the median and spread across batches.
+  for (const out of perBatch) {
+    for (const n of [10, 1000]) {
+      out[`rows${n} ratio package/fetch`] = out[`rows${n} settlement-wasm`] / out[`rows${n} fetch`];
+      out[`rows${n} ratio package/graphql-request`] = out[`rows${n} settlement-wasm`] / out[`rows${n} graphql-request`];
+      out[`rows${n} ratio graphql-request/fetch`] = out[`rows${n} graphql-request`] / out[`rows${n} fetch`];
+    }
+    if (coldRuns === 0) continue;
+    for (const l of ["local", "emulated"]) out[`cold ${l} ratio package/graphql-request`] = out[`cold ${l} settlement-wasm`] / out[`cold ${l} graphql-request`];
+    out["cold emulated ratio package+hints/graphql-request"] = out["cold emulated settlement-wasm + hints"] / out["cold emulated graphql-request"];
+    out["cold emulated ratio package+hints/graphql-request (from navigation)"] =
+      out["cold emulated settlement-wasm + hints (from navigation)"] / out["cold emulated graphql-request (from navigation)"];
   }
-  line("10-row orderHistory vs plain fetch", `${((ratio(r10, "settlement-wasm") - 1) * 100).toFixed(1)} %`, "<= +5 %", ratio(r10, "settlement-wasm") <= 1.05);
-  line("1,000-row page vs fetch + JSON.parse", `${ratio(r1k, "settlement-wasm").toFixed(2)} x`, "<= 1.5 x", ratio(r1k, "settlement-wasm") <= 1.5);
-  line("wasm instantiation (init(bytes)), median", `${results.instantiateMs.median.toFixed(2)} ms`, "<= 10 ms", results.instantiateMs.median <= 10);
-  line("init() with the .wasm download, median", `${results.initMs.median.toFixed(2)} ms`, "<= 10 ms", results.initMs.median <= 10);
-  console.log(`(graphql-request for reference: 10 rows ${ratio(r10, "graphql-request").toFixed(2)} x, 1,000 rows ${ratio(r1k, "graphql-request").toFixed(2)} x of plain fetch)`);
+  const results = { rounds, batches, coldRuns, emulation: EMULATION };
+  for (const k of Object.keys(perBatch[0])) results[k] = summary(perBatch.map((o) => o[k]));
+
+  // Where the time of a 10-row call goes (one extra run, instrumented).
+  results.breakdown = await fresh(`${SANDBOX_URL}/index.html`, async (page) => {
+    await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
+    return page.evaluate((cfg) => window.runBreakdown(cfg), {
+      baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, document, perPage: 10, rounds: rounds * 3, warmup: 10,
+    });
+  });
+
+  // The same call without the network (fetch resolves at once to a recorded body).
+  results.overhead = await fresh(`${SANDBOX_URL}/index.html`, async (page) => {
+    await page.waitForFunction(() => window.benchReady === true, null, { polling: 20 });
+    return page.evaluate((cfg) => window.runOverhead(cfg), { baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, document, perPage: 10, n: 2000 });
+  });
+
+  const fmt = (s, d = 2, unit = " ms") => `${s.median.toFixed(d)}${unit}  (${s.min.toFixed(d)}–${s.max.toFixed(d)})`;
+  console.log(`\n== benchmark: medians of ${batches} batch medians (spread min–max); headless Chromium; local release sandbox`);
+  for (const k of Object.keys(results)) {
+    if (!results[k] || results[k].median === undefined) continue;
+    const ratio = k.includes("ratio");
+    console.log(`${k.padEnd(66)} ${fmt(results[k], ratio ? 3 : 2, ratio ? " x" : " ms")}`);
+  }
+  console.log("\n== breakdown of one 10-row call (means of the middle 80 %, ms; fetch and Response.prototype.text wrapped to mark the phases)");
+  const phases = Object.keys(results.breakdown.fetch);
+  console.log(`${"phase".padEnd(18)} ${"fetch".padStart(9)} ${"package".padStart(9)} ${"diff".padStart(9)}`);
+  for (const p of phases) {
+    const a = results.breakdown.fetch[p], b = results.breakdown["settlement-wasm"][p];
+    console.log(`${p.padEnd(18)} ${a.toFixed(3).padStart(9)} ${b.toFixed(3).padStart(9)} ${(b - a >= 0 ? "+" : "") + (b - a).toFixed(3).padStart(8)}`);
+  }
+
+  const o = results.overhead;
+  console.log(`\n== per-call cost without the network (10-row body, fetch resolves at once; means of 2,000 calls, ms)`);
+  console.log(`plain fetch: ${o.fetch.total.toFixed(4)} a call (${o.fetch.before.toFixed(4)} before fetch); ` +
+    `package: ${o["settlement-wasm"].total.toFixed(4)} (${o["settlement-wasm"].before.toFixed(4)} before fetch); ` +
+    `difference ${(o["settlement-wasm"].total - o.fetch.total).toFixed(4)}`);
+
+  const r = (k) => results[k].median;
+  const line = (label, value, target, ok) => console.log(`${label.padEnd(56)} ${value.padStart(12)}   target ${target.padEnd(22)} ${ok ? "ok" : "MISS"}`);
+  console.log("\n== targets (medians across batches)");
+  line("10-row orderHistory / plain fetch", `${r("rows10 ratio package/fetch").toFixed(3)} x`, "<= 1.05 x", r("rows10 ratio package/fetch") <= 1.05);
+  line("10-row orderHistory / graphql-request", `${r("rows10 ratio package/graphql-request").toFixed(3)} x`, "< 1 x (faster)", r("rows10 ratio package/graphql-request") < 1);
+  line("1,000-row page / fetch + JSON.parse", `${r("rows1000 ratio package/fetch").toFixed(3)} x`, "<= 1.05 x", r("rows1000 ratio package/fetch") <= 1.05);
+  line("instantiation, init(bytes)", `${r("instantiateMs").toFixed(2)} ms`, "<= 5 ms", r("instantiateMs") <= 5);
+  if (coldRuns > 0) line("cold start emulated, import() -> profile(), / graphql-request", `${r("cold emulated ratio package/graphql-request").toFixed(3)} x`, "<= 1.35 x", r("cold emulated ratio package/graphql-request") <= 1.35);
+  if (coldRuns > 0) line("  with preload hints (from navigation) / graphql-request", `${r("cold emulated ratio package+hints/graphql-request (from navigation)").toFixed(3)} x`, "(reported)", true);
   writeFileSync("target/bench.json", JSON.stringify(results, null, 2));
   console.log("wrote target/bench.json");
 } finally {
+  server.close();
   await browser.close();
 }

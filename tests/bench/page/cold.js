@@ -1,0 +1,21 @@
+// Cold start, in a fresh page: from `import()` to the first `profile()` result, for the
+// package and for graphql-request. The page is cold.html?c=<contender>; the key and the
+// profile document come from an init script (window.__bench), never from the URL.
+// Sets window.coldResult = { importToProfile, navToProfile } (ms; navigation starts at 0).
+const { key, profileDocument } = window.__bench;
+const c = new URLSearchParams(location.search).get("c");
+const base = location.origin;
+const t0 = performance.now();
+let ok;
+if (c === "gql") {
+  const { GraphQLClient } = await import("/vendor/graphql-request.js");
+  const gql = new GraphQLClient(`${base}/service/bot/graphql`, { headers: { authorization: `Bearer ${key}` } });
+  ok = (await gql.request(profileDocument)).profile;
+} else {
+  const { default: init, BotClient } = await import("/pkg/index.js");
+  await init();
+  ok = await new BotClient({ baseUrl: base, apiKey: key }).profile();
+}
+const t1 = performance.now();
+if (!ok || typeof ok !== "object") throw new Error(`${c}: no profile`);
+window.coldResult = { importToProfile: t1 - t0, navToProfile: t1 };
