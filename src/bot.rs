@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use crate::call::{Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
-use crate::graphql::{self, Body, Expect, Variables as BodyVariables};
+use crate::graphql::{self, Body, BodyPrefix, Expect, Variables as BodyVariables};
 use crate::inputs;
 use crate::json::{Json, JsonValue};
 use crate::operations::{
@@ -148,7 +148,8 @@ pub async fn find_by_id<T: Transport>(
 /// `orders`).
 #[derive(Clone)]
 pub struct PageQuery {
-    document: String,
+    /// The body's prefix, written once for every page.
+    prefix: BodyPrefix,
     variables: Variables,
     signal: Option<Signal>,
 }
@@ -163,8 +164,11 @@ impl PageQuery {
     ) -> Result<PageQuery, Error> {
         let variables = ORDER_HISTORY.variables(order_history_values(1, per_page, filter))?;
         let selection = graphql::selection(fields, ORDER_HISTORY.fields)?;
+        let document = ORDER_HISTORY.document(&selection);
         Ok(PageQuery {
-            document: ORDER_HISTORY.document(&selection),
+            prefix: BodyPrefix::new(&document, ORDER_HISTORY.name).ok_or_else(|| {
+                Error::invalid("arguments", "the request body could not be written")
+            })?,
             variables,
             signal,
         })
@@ -176,9 +180,9 @@ impl PageQuery {
         if let Some(v) = variables.iter_mut().find(|(name, _)| *name == "page") {
             v.1 = Value::Int(inputs::page(page)?);
         }
-        PreparedCall::new(
+        PreparedCall::with_prefix(
             &ORDER_HISTORY,
-            &self.document,
+            &self.prefix,
             &variables,
             self.signal.clone(),
         )

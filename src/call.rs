@@ -4,7 +4,9 @@
 
 use crate::config::{ClientOptions, Config};
 use crate::error::{Code, Error};
-use crate::graphql::{self, decode_response, Body, Expect, Variables};
+use std::cell::RefCell;
+
+use crate::graphql::{self, decode_response, BodyPrefix, Expect};
 use crate::json::Json;
 use crate::operations::{Endpoint, Operation, Value};
 use crate::retry;
@@ -30,15 +32,19 @@ impl PreparedCall {
         variables: &[(&str, Value)],
         signal: Option<Signal>,
     ) -> Result<PreparedCall, Error> {
-        let body = Body {
-            query: document,
-            variables: Variables::Named(variables),
-            operation_name: Some(op.name),
-        };
+        PreparedCall::with_prefix(op, &prefix(op, document)?, variables, signal)
+    }
+
+    /// The call of `op` from its body's prefix (computed once, [`BodyPrefix`]) and checked
+    /// variables.
+    pub fn with_prefix(
+        op: &Operation,
+        prefix: &BodyPrefix,
+        variables: &[(&str, Value)],
+        signal: Option<Signal>,
+    ) -> Result<PreparedCall, Error> {
         Ok(PreparedCall {
-            body: body.to_text().ok_or_else(|| {
-                Error::invalid("arguments", "the request body could not be written")
-            })?,
+            body: prefix.body(variables).ok_or_else(unwritable)?,
             retryable: op.retryable(),
             expect: op.expect(),
             signal,
@@ -61,13 +67,20 @@ impl PreparedCall {
 pub struct Client<T: Transport> {
     config: Config,
     transport: T,
+    /// The body prefix of each operation called with its default selection: written on the
+    /// first call, reused by every later call of an operation with the same document.
+    prefixes: RefCell<Vec<(Operation, BodyPrefix)>>,
 }
 
 impl<T: Transport> Client<T> {
     /// Validates `options` for the endpoint at `path` under `baseUrl`.
     pub fn new(options: &ClientOptions, path: &str, transport: T) -> Result<Self, Error> {
         let config = Config::new(options, path)?;
-        Ok(Client { config, transport })
+        Ok(Client {
+            config,
+            transport,
+            prefixes: RefCell::new(Vec::new()),
+        })
     }
 
     /// The validated configuration.
@@ -118,7 +131,26 @@ impl<T: Transport> Client<T> {
         values: Vec<Value>,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
-        self.redact(prepare(endpoint, op, values, options))
+        if options.fields.is_some() {
+            return self.redact(prepare(endpoint, op, values, options));
+        }
+        // The default selection: the document and its body prefix are the client's, once.
+        let call = check(endpoint, op, values, &options).and_then(|variables| {
+            let mut prefixes = self.prefixes.borrow_mut();
+            let i = match prefixes
+                .iter()
+                .position(|(known, _)| same_document(known, op))
+            {
+                Some(i) => i,
+                None => {
+                    prefixes.push((*op, prefix(op, &op.document(op.fields))?));
+                    prefixes.len() - 1
+                }
+            };
+            let (_, prefix) = &prefixes[i];
+            PreparedCall::with_prefix(op, prefix, &variables, options.signal)
+        });
+        self.redact(call)
     }
 
     /// Redacts the key from an error result.
@@ -135,6 +167,42 @@ pub fn prepare(
     values: Vec<Value>,
     options: FieldOptions,
 ) -> Result<PreparedCall, Error> {
+    let variables = check(endpoint, op, values, &options)?;
+    let selection = graphql::selection(options.fields.as_deref(), op.fields)?;
+    PreparedCall::new(op, &op.document(&selection), &variables, options.signal)
+}
+
+/// Whether `a` and `b` have the same default document (and so the same body prefix).
+fn same_document(a: &Operation, b: &Operation) -> bool {
+    a.name == b.name
+        && a.kind == b.kind
+        && a.field == b.field
+        && a.fields == b.fields
+        && a.fields_under == b.fields_under
+        && a.fixed == b.fixed
+        && a.args.len() == b.args.len()
+        && a.args
+            .iter()
+            .zip(b.args)
+            .all(|(x, y)| x.name == y.name && x.ty == y.ty)
+}
+
+/// The body prefix of `op` with `document`.
+fn prefix(op: &Operation, document: &str) -> Result<BodyPrefix, Error> {
+    BodyPrefix::new(document, op.name).ok_or_else(unwritable)
+}
+
+fn unwritable() -> Error {
+    Error::invalid("arguments", "the request body could not be written")
+}
+
+/// Refuses an operation of the other endpoint, and fields for a leaf; checks the values.
+fn check(
+    endpoint: Endpoint,
+    op: &Operation,
+    values: Vec<Value>,
+    options: &FieldOptions,
+) -> Result<crate::operations::Variables, Error> {
     if op.endpoint != endpoint {
         let mut m = String::from(op.field);
         m.push_str(" is not an operation of this client's endpoint");
@@ -146,8 +214,7 @@ pub fn prepare(
         m.push_str(" returns a Boolean: there are no fields to select");
         return Err(Error::invalid("fields", m));
     }
-    let selection = graphql::selection(options.fields.as_deref(), op.fields)?;
-    PreparedCall::new(op, &op.document(&selection), &variables, options.signal)
+    Ok(variables)
 }
 
 /// A successful call: the HTTP status and the value `expect` selected.

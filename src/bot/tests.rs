@@ -710,3 +710,58 @@ fn a_declared_mutation_is_sent_once_never_retried() {
     assert_eq!(v, Value::Null);
     assert_eq!(c.transport().sent(), 2);
 }
+
+#[test]
+fn default_documents_are_written_once_per_client_and_kept_apart() {
+    use crate::operations::Kind;
+    let c = client();
+    let a = c
+        .prepare(
+            &WITHDRAWAL_INFO,
+            vec![Arg::Str("USDC".into())],
+            FieldOptions::default(),
+        )
+        .unwrap();
+    let b = c
+        .prepare(
+            &WITHDRAWAL_INFO,
+            vec![Arg::Str("BTC".into())],
+            FieldOptions::default(),
+        )
+        .unwrap();
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(a.body()).unwrap(),
+        serde_json::from_str(b.body()).unwrap(),
+    );
+    assert_eq!(a["query"], b["query"]);
+    assert_eq!(
+        (&a["variables"]["symbol"], &b["variables"]["symbol"]),
+        (&json!("USDC"), &json!("BTC"))
+    );
+    // The same name with another document (here: a mutation) gets its own.
+    let mutation = Operation {
+        kind: Kind::Mutation,
+        ..WITHDRAWAL_INFO
+    };
+    let m = c
+        .prepare(
+            &mutation,
+            vec![Arg::Str("USDC".into())],
+            FieldOptions::default(),
+        )
+        .unwrap();
+    let m: Value = serde_json::from_str(m.body()).unwrap();
+    assert!(m["query"]
+        .as_str()
+        .unwrap()
+        .starts_with("mutation WithdrawalInfo("));
+    // And the uncached path writes the same body as the cached one.
+    let direct = crate::call::prepare(
+        crate::operations::Endpoint::Bot,
+        &WITHDRAWAL_INFO,
+        vec![Arg::Str("USDC".into())],
+        FieldOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(direct.body()).unwrap(), a);
+}

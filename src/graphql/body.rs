@@ -94,5 +94,57 @@ impl Body<'_> {
     }
 }
 
+impl Variables<'_> {
+    /// The variables as JSON text (the same serializer as the whole body).
+    #[cfg(target_arch = "wasm32")]
+    fn to_text(&self) -> Option<String> {
+        let value = self
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .ok()?;
+        js_sys::JSON::stringify(&value).ok()?.as_string()
+    }
+
+    /// The variables as JSON text.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn to_text(&self) -> Option<String> {
+        serde_json::to_string(self).ok()
+    }
+}
+
+/// The static start of a built-in operation's body, `{"query":…,"operationName":…`, written
+/// once (by the [`Body`] serializer) per document: a client keeps one per operation for the
+/// default selection, an order iterator one for all its pages. [`BodyPrefix::body`] adds the
+/// variables, serialized per call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BodyPrefix(String);
+
+impl BodyPrefix {
+    /// The prefix of the body of operation `name` with `document`.
+    pub fn new(document: &str, name: &str) -> Option<BodyPrefix> {
+        let mut text = Body {
+            query: document,
+            variables: Variables::None,
+            operation_name: Some(name),
+        }
+        .to_text()?;
+        // Serde wrote a whole object: drop its closing brace to append to it.
+        (text.pop() == Some('}')).then_some(BodyPrefix(text))
+    }
+
+    /// The whole body with `variables` (left out when there are none); `None` when they
+    /// cannot be written.
+    pub fn body(&self, variables: &[(&str, Value)]) -> Option<String> {
+        let mut out = self.0.clone();
+        if !variables.is_empty() {
+            let vars = Variables::Named(variables).to_text()?;
+            out.reserve(vars.len() + 14);
+            out.push_str(",\"variables\":");
+            out.push_str(&vars);
+        }
+        out.push('}');
+        Some(out)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -148,3 +148,39 @@ proptest! {
         prop_assert_eq!(&v["variables"], &json!({"page": page}));
     }
 }
+
+#[test]
+fn prefix_bodies_equal_whole_bodies() {
+    for (op, values) in [
+        (
+            &ORDER_HISTORY,
+            vec![Value::Int(3), Value::Int(10), Value::Null],
+        ),
+        (&WITHDRAWAL_INFO, vec![Value::Str("a\"}\u{1}".into())]),
+        (&PROFILE, vec![]),
+    ] {
+        let doc = op.document(op.fields);
+        let prefix = BodyPrefix::new(&doc, op.name).unwrap();
+        let vars = op.variables(values.clone()).unwrap();
+        let body = prefix.body(&vars).unwrap();
+        assert_eq!(parsed(&body), op_body(op, values), "{body}");
+        // The prefix is reused: a second body from it is the same text.
+        assert_eq!(prefix.body(&vars).unwrap(), body);
+    }
+    // No variables: no variables member.
+    let p = BodyPrefix::new("{ a }", "A").unwrap();
+    assert_eq!(
+        p.body(&[]).unwrap(),
+        r#"{"query":"{ a }","operationName":"A"}"#
+    );
+}
+
+proptest! {
+    #[test]
+    fn any_prefix_body_round_trips(doc in any::<String>(), v in any::<String>()) {
+        let prefix = BodyPrefix::new(&doc, "Op").unwrap();
+        let vars = [("v", Value::Str(v.clone()))];
+        let body = parsed(&prefix.body(&vars).unwrap());
+        prop_assert_eq!(body, json!({"query": doc, "variables": {"v": v}, "operationName": "Op"}));
+    }
+}
