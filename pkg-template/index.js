@@ -32,32 +32,18 @@ function finish() {
   }
 }
 
-const W = "settlement_wasm_bg.wasm";
-
 /**
- * A failure to load the .wasm as a SettlementError (code `wasm_load`): the cause and the fix in
- * the message, the platform's error as `cause`. `blocked`: the CSP directives the browser
- * reported as violated meanwhile (securitypolicyviolation events).
+ * A failure to load the .wasm as a SettlementError (code `wasm_load`), its platform error as
+ * `cause`. The diagnosis (which cause, which fix) is in ./wasm-load-error.js, fetched only when
+ * loading has failed: it is no part of what every page downloads. If it cannot be loaded
+ * either (offline), the error still has code `wasm_load` and the cause.
  */
 function loadError(e, blocked) {
-  const m = String(e?.message ?? e);
-  const csp = (d) => blocked.some((v) => v.startsWith(d));
-  const s = /Wasm: (\d+)/.exec(m);
-  const b = /found ((?:\w\w ?){1,4})/.exec(m);
-  const why = s
-    ? `HTTP ${s[1]} for ${W} (did your bundler not copy it?): import "settlement-wasm/${W}" as a URL and pass init(url)`
-    : csp("script-src") || /Content.Security|unsafe-eval/i.test(m)
-      ? "the Content-Security-Policy forbids WebAssembly: add 'wasm-unsafe-eval' to script-src"
-      : csp("connect-src")
-        ? `the Content-Security-Policy blocked fetching ${W}: add its origin ('self' if served with the page) to connect-src`
-        : /MIME/.test(m)
-          ? `${W} was not served as application/wasm: fix the server's MIME type`
-          : b
-            ? `not WebAssembly (starts with ${b[1].trim()}${/^3c/.test(b[1]) ? ": an HTML page" : ""}): serve ${W} itself, or pass init(url)`
-            : e instanceof TypeError
-              ? `${W} could not be fetched (network, or CSP connect-src): check its URL, or pass init(url)`
-              : `${W} could not be compiled (corrupt, or from another version)`;
-  return new SettlementError(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
+  return import("./wasm-load-error.js").then(
+    (m) => m.loadError(e, blocked, SettlementError),
+    () => new SettlementError(`init(): settlement_wasm_bg.wasm could not be loaded. Cause: ${e?.message ?? e}`,
+      { code: "wasm_load", cause: e }),
+  );
 }
 
 /** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
@@ -92,7 +78,7 @@ export default function init(input) {
         // The violation event is queued as a task: let it arrive before classifying.
         await new Promise((r) => setTimeout(r, 0));
         ready = null;
-        throw loadError(e, blocked);
+        throw await loadError(e, blocked);
       })
       .finally(() => g.removeEventListener?.("securitypolicyviolation", onViolation));
   }
@@ -101,11 +87,23 @@ export default function init(input) {
 
 /** Instantiate synchronously from bytes or a compiled WebAssembly.Module (e.g. in a worker). */
 export function initSync(moduleOrBytes) {
+  const g = globalThis;
   checkInput(moduleOrBytes, "moduleOrBytes", false);
   try {
     wbgInitSync({ module: moduleOrBytes });
   } catch (e) {
-    throw loadError(e, []);
+    // Synchronous, so no diagnosis module here: the caller's bytes are the cause, so say what
+    // they start with (a WebAssembly module starts with 00 61 73 6d).
+    let h = "";
+    if (!(g.WebAssembly && moduleOrBytes instanceof WebAssembly.Module)) {
+      h = [...new Uint8Array(moduleOrBytes.buffer ?? moduleOrBytes, moduleOrBytes.byteOffset ?? 0).slice(0, 4)]
+        .map((b) => b.toString(16).padStart(2, "0")).join(" ");
+    }
+    const why = h && h !== "00 61 73 6d"
+      ? `not WebAssembly (starts with ${h}${h.startsWith("3c") ? ": an HTML page" : ""})`
+      : "the module could not be instantiated (corrupt, or from another version)";
+    throw new SettlementError(`initSync(): ${why}. Cause: ${e?.message ?? e}`,
+      { code: "wasm_load", cause: e });
   }
   finish();
   ready = ready || Promise.resolve();

@@ -14,7 +14,7 @@ const EXPECTED = [
   "LICENSE-APACHE", "LICENSE-MIT", "README.md", "index.d.cts", "index.d.ts", "index.js",
   "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts",
   "node/settlement_wasm.js", "node/settlement_wasm_bg.wasm", "package.json",
-  "web/settlement_wasm.js", "web/settlement_wasm_bg.wasm",
+  "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
 ];
 // npm ships these whatever `files` says; node/package.json gives node/ its module type.
 const ALWAYS = new Set(["package.json", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "node/package.json"]);
@@ -51,6 +51,7 @@ test("every packed file is referenced (manifest, imports, the glue's .wasm) or s
     const dir = path.posix.dirname(f);
     const refs = [
       ...[...text.matchAll(/\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]),
+      ...[...text.matchAll(/\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)].map((m) => m[1]),
       ...[...text.matchAll(/\brequire\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)].map((m) => m[1]),
       ...[...text.matchAll(/new URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\)/g)].map((m) => m[1]),
       ...[...text.matchAll(/`\$\{__dirname\}\/([^`]+)`/g)].map((m) => m[1]),

@@ -1,0 +1,29 @@
+// The diagnosis of a failed .wasm load, imported by index.js only after loading failed (so
+// pages that load fine never download it).
+const W = "settlement_wasm_bg.wasm";
+
+/**
+ * A failure to load the .wasm as a SettlementError (code `wasm_load`): the cause and the fix in
+ * the message, the platform's error as `cause`. `blocked`: the CSP directives the browser
+ * reported as violated meanwhile (securitypolicyviolation events).
+ */
+export function loadError(e, blocked, SettlementError) {
+  const m = String(e?.message ?? e);
+  const csp = (d) => blocked.some((v) => v.startsWith(d));
+  const s = /Wasm: (\d+)/.exec(m);
+  const b = /found ((?:\w\w ?){1,4})/.exec(m);
+  const why = s
+    ? `HTTP ${s[1]} for ${W} (did your bundler not copy it?): import "settlement-wasm/${W}" as a URL and pass init(url)`
+    : csp("script-src") || /Content.Security|unsafe-eval/i.test(m)
+      ? "the Content-Security-Policy forbids WebAssembly: add 'wasm-unsafe-eval' to script-src"
+      : csp("connect-src")
+        ? `the Content-Security-Policy blocked fetching ${W}: add its origin ('self' if served with the page) to connect-src`
+        : /MIME/.test(m)
+          ? `${W} was not served as application/wasm: fix the server's MIME type`
+          : b
+            ? `not WebAssembly (starts with ${b[1].trim()}${/^3c/.test(b[1]) ? ": an HTML page" : ""}): serve ${W} itself, or pass init(url)`
+            : e instanceof TypeError
+              ? `${W} could not be fetched (network, or CSP connect-src): check its URL, or pass init(url)`
+              : `${W} could not be compiled (corrupt, or from another version)`;
+  return new SettlementError(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
+}
