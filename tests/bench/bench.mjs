@@ -131,8 +131,10 @@ try {
     try { return await fn(page); } finally { await ctx.close(); }
   }
 
+  const timelines = {};
   async function cold(contender, emulate, withHints) {
     const times = { importToProfile: [], navToProfile: [] };
+    const runs = [];
     for (let i = 0; i < coldRuns; i++) {
       const r = await fresh(`${origin}/${withHints ? "cold-hints" : "cold"}.html?c=${contender}`, async (page) => {
         await page.waitForFunction(() => window.coldResult, null, { polling: 10, timeout: 30000 });
@@ -140,7 +142,11 @@ try {
       }, { emulate, init: { script: (b) => { window.__bench = b; }, arg: { key: AGENT_KEY, profileDocument } } });
       times.importToProfile.push(r.importToProfile);
       times.navToProfile.push(r.navToProfile);
+      runs.push(r);
     }
+    // The run with the median time, for the waterfall printed at the end.
+    const mid = [...runs].sort((a, b) => a.importToProfile - b.importToProfile)[runs.length >> 1];
+    timelines[`${emulate ? "emulated" : "local"} ${contender}${withHints ? " + hints" : ""}`] = mid;
     return { importToProfile: median(times.importToProfile), navToProfile: median(times.navToProfile) };
   }
 
@@ -231,6 +237,17 @@ try {
   console.log(`plain fetch: ${o.fetch.total.toFixed(4)} a call (${o.fetch.before.toFixed(4)} before fetch); ` +
     `package: ${o["settlement-wasm"].total.toFixed(4)} (${o["settlement-wasm"].before.toFixed(4)} before fetch); ` +
     `difference ${(o["settlement-wasm"].total - o.fetch.total).toFixed(4)}`);
+
+  if (coldRuns > 0) {
+    console.log("\n== cold start waterfall (the median run of the last batch; ms from navigation: request start → response end)");
+    for (const [name, run] of Object.entries(timelines)) {
+      console.log(`${name}: import() at ${run.start.toFixed(0)}, profile() at ${run.navToProfile.toFixed(0)}`);
+      for (const e of run.timeline) {
+        console.log(`   ${e.name.padEnd(28)} ${e.start.toFixed(0).padStart(6)} → ${e.end.toFixed(0).padStart(6)}`);
+      }
+    }
+    results.timelines = timelines;
+  }
 
   const r = (k) => results[k].median;
   const line = (label, value, target, ok) => console.log(`${label.padEnd(56)} ${value.padStart(12)}   target ${target.padEnd(22)} ${ok ? "ok" : "MISS"}`);
