@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: build the package, bundle graphql-request for the comparison, start a release
-# sandbox that allows 1,000-row pages, and run tests/bench/bench.mjs in headless Chromium.
+# sandbox that allows 1,000-row pages, and run tests/bench/bench.mjs in headless Chromium: per
+# call (10 and 1,000 rows, against plain fetch + JSON.parse and graphql-request), instantiation,
+# and cold start (import() to the first profile(), locally and under network emulation, with and
+# without preload hints), in BENCH_BATCHES batches (default 3): medians and spread.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
