@@ -3,7 +3,23 @@
 // file shared with index.d.cts; see scripts/pkg-types.mjs); this file adds the entry points and
 // the error class. It needs no `lib` beyond ES2022 and either "dom" or @types/node.
 export * from "./node/settlement_wasm.js";
-import type { SettlementErrorCode, GraphQLErrorInfo, RampListenerOptions } from "./node/settlement_wasm.js";
+import type {
+  SettlementErrorCode, GraphQLErrorInfo, RampListenerOptions, P2PPayment, ReconcileOptions,
+} from "./node/settlement_wasm.js";
+
+// `reconcile` is defined by the package entries (composed from `orders()`; see reconcile.js),
+// so its declaration joins the generated class here.
+declare module "./node/settlement_wasm.js" {
+  interface BotClient {
+    /**
+     * The order's current record, or `null`: reads `order.orderId` back with `orders()` and
+     * returns the row whose `id` is `order.id` (`fields` always gets `id`). The pattern after
+     * `outcome_unknown`: reconcile, never resend blindly. Rejects with `invalid_input`
+     * (`order.id`, `order.orderId`) before any request.
+     */
+    reconcile(order: Pick<P2PPayment, "id" | "orderId">, options?: ReconcileOptions): Promise<P2PPayment | null>;
+  }
+}
 
 /** The instance type of the platform's global class `K` (DOM lib or @types/node); `never` where it has none. */
 type PlatformInstance<K extends string> =

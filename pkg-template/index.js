@@ -6,8 +6,9 @@
 //
 // No top-level await: nothing is fetched until init() is called.
 import wbgInit, {
-  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator,
+  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator, BotClient,
 } from "./web/settlement_wasm.js";
+import { reconcileWith } from "./reconcile.js";
 
 // The public names only (the glue's `__` functions are the entries' internals).
 export {
@@ -25,11 +26,17 @@ export class SettlementError extends Error {
 
 let ready = null;
 
+/** `BotClient.prototype.reconcile`: see reconcile.js and index.d.ts. */
+function reconcile(order, options) {
+  return reconcileWith(this, order, options, SettlementError);
+}
+
 function finish() {
   __registerErrorClass(SettlementError);
   if (!OrderIterator.prototype[Symbol.asyncIterator]) {
     OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; };
   }
+  BotClient.prototype.reconcile = reconcile;
 }
 
 /**

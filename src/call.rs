@@ -210,7 +210,7 @@ fn check(
     }
     let variables = op.variables(values)?;
     if op.fields.is_empty() && options.fields.is_some() {
-        let mut m = String::from(op.method);
+        let mut m = String::from(op.field);
         m.push_str(" returns a Boolean: there are no fields to select");
         return Err(Error::invalid("fields", m));
     }

@@ -20,8 +20,8 @@
 //! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | [`amount`] | exact decimal amounts (`parse_amount`) |
-//! | [`types`] | argument and typed result structs |
-//! | `js` | (wasm32) the `#[wasm_bindgen]` classes and functions: conversion and forwarding only |
+//! | [`types`] | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
+//! | `js` | (wasm32) the `#[wasm_bindgen]` classes and functions: conversion and forwarding only (`options.rs`: the one small typed reader of JS option objects) |
 //!
 //! Everything but `transport`'s fetch implementation and `js` compiles and is tested
 //! natively (`cargo test`).

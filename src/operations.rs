@@ -133,10 +133,14 @@ pub struct Operation {
     /// The root field's GraphQL type, exactly as the schema declares it.
     pub returns: &'static str,
     /// The client method that runs it, as JavaScript callers see it (`orderHistory`).
+    /// Checked by native tests against the bindings and the README; not compiled into the
+    /// wasm build (nothing there reads it, and every byte is downloaded).
+    #[cfg(not(target_arch = "wasm32"))]
     pub method: &'static str,
     /// The result's TypeScript type, as the `.d.ts` declares the method's promise
     /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
-    /// `Vec` or an `Option` likewise).
+    /// `Vec` or an `Option` likewise). Native only, like `method`.
+    #[cfg(not(target_arch = "wasm32"))]
     pub result: &'static str,
     /// A rule over several arguments ([`Rule::None`] for most).
     pub rule: Rule,
@@ -361,6 +365,7 @@ const fn arg(name: &'static str, ty: &'static str, caller: &'static str, check: 
 }
 
 #[allow(clippy::too_many_arguments)] // one row of the table below
+#[cfg_attr(target_arch = "wasm32", allow(unused_variables))] // `method`, `result`: native only
 const fn query(
     endpoint: Endpoint,
     name: &'static str,
@@ -381,13 +386,16 @@ const fn query(
         fields_under: None,
         fixed: "",
         returns,
+        #[cfg(not(target_arch = "wasm32"))]
         method,
+        #[cfg(not(target_arch = "wasm32"))]
         result,
         rule: Rule::None,
     }
 }
 
 #[allow(clippy::too_many_arguments)] // one row of the table below
+#[cfg_attr(target_arch = "wasm32", allow(unused_variables))] // `method`, `result`: native only
 const fn mutation(
     name: &'static str,
     field: &'static str,
@@ -408,7 +416,9 @@ const fn mutation(
         fields_under: None,
         fixed: "",
         returns,
+        #[cfg(not(target_arch = "wasm32"))]
         method,
+        #[cfg(not(target_arch = "wasm32"))]
         result,
         rule,
     }
@@ -458,7 +468,9 @@ pub const ORDER_HISTORY: Operation = Operation {
     fields_under: Some("data"),
     fixed: "pagination { page perPage total }",
     returns: "PaginatedP2PPayments!",
+    #[cfg(not(target_arch = "wasm32"))]
     method: "orderHistory",
+    #[cfg(not(target_arch = "wasm32"))]
     result: "OrderHistoryPage",
     rule: Rule::None,
 };

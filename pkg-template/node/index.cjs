@@ -26,6 +26,11 @@ try {
 
 glue.__registerErrorClass(SettlementError);
 glue.OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; };
+// See reconcile.js (the browser entry bundles the same function).
+const { reconcileWith } = require("./reconcile.cjs");
+glue.BotClient.prototype.reconcile = function reconcile(order, options) {
+  return reconcileWith(this, order, options, SettlementError);
+};
 
 /** See index.d.ts (same as the browser entry's). */
 function listenForRampEvents(options) {

@@ -11,9 +11,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::error::to_js;
 use super::options;
-use crate::bot::{
-    find_by_id, next_row, order_history_values, reconcile_query, BotClient, PageQuery,
-};
+use crate::bot::{next_row, order_history_values, BotClient, PageQuery};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
@@ -216,33 +214,6 @@ impl JsBotClient {
     ) -> Promise {
         let read = options::mutation_values(&UPDATE_PAYMENT_METHOD_LIQUIDITY, &options);
         self.run_op(&UPDATE_PAYMENT_METHOD_LIQUIDITY, read)
-    }
-
-    /// The order's current record (found by `orderId`, matched by `id`), or `null`.
-    #[wasm_bindgen(skip_jsdoc, unchecked_return_type = "Promise<P2PPayment | null>")]
-    pub fn reconcile(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Pick<P2PPayment, \"id\" | \"orderId\">")]
-        order: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "ReconcileOptions")] options: JsValue,
-    ) -> Promise {
-        let member = |k: &str| {
-            Reflect::get(&order, &JsValue::from_str(k))
-                .ok()?
-                .as_string()
-        };
-        let read = options::field_options(&options)
-            .and_then(|o| reconcile_query(member("id"), member("orderId"), o));
-        match read {
-            Err(e) => self.reject(e),
-            Ok((id, query)) => {
-                let client = self.inner.clone();
-                spawn(Box::pin(async move {
-                    let found = find_by_id(&client, &query, &id).await?;
-                    Ok(found.unwrap_or(JsValue::NULL))
-                }))
-            }
-        }
     }
 
     /// Any other operation's `data`; retried only if every operation in it is a query.
