@@ -36,7 +36,16 @@ export async function reconcileWith(bot, order, options, SettlementError) {
   const query = { filter: { orderId } };
   if (fields !== undefined) query.fields = fields;
   if (signal !== undefined) query.signal = signal;
-  for await (const row of bot.orders(query)) {
+  let rows;
+  try {
+    rows = bot.orders(query);
+  } catch (e) {
+    // orders() refuses bad options with a SettlementError; anything else means `this` is not
+    // a BotClient (reconcile called on another object).
+    if (e instanceof SettlementError) throw e;
+    throw Object.assign(invalid("this", "must be a BotClient"), { cause: e });
+  }
+  for await (const row of rows) {
     if (row && row.id === id) return row;
   }
   return null;

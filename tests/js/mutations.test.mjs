@@ -173,6 +173,28 @@ describe("outcome_unknown and reconcile", () => {
     }
     assert.equal(calls.calls.length, 0);
   });
+
+  test("reconcile: hostile orders, options and receivers are SettlementErrors, with no request", async () => {
+    const calls = fakeFetch(() => new Response("{}"));
+    const c = bot({ fetch: calls });
+    const order = { id: "p2p_1", orderId: "ORD-1" };
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const throwing = { get id() { throw new Error("getter"); }, orderId: "ORD-1" };
+    for (const [call, field] of [
+      [() => c.reconcile(revoked.proxy), "order"],
+      [() => c.reconcile(throwing), "order"],
+      [() => c.reconcile(order, 42), "options"],
+      [() => c.reconcile(order, { get fields() { throw new Error("getter"); } }), "options"],
+      [() => c.reconcile(order, { fields: "id" }), "fields"],
+      [() => c.reconcile(order, { signal: {} }), "signal"],
+      [() => BotClient.prototype.reconcile.call({}, order), "this"],
+    ]) {
+      const e = await expectCode(assert, SettlementError, call, "invalid_input");
+      assert.equal(e.field, field);
+    }
+    assert.equal(calls.calls.length, 0);
+  });
 });
 
 describe("refusals before any request", () => {
