@@ -102,9 +102,13 @@ export function initSync(moduleOrBytes) {
     // Synchronous, so no diagnosis module here: the caller's bytes are the cause, so say what
     // they start with (a WebAssembly module starts with 00 61 73 6d).
     let h = "";
-    if (!(g.WebAssembly && moduleOrBytes instanceof WebAssembly.Module)) {
-      h = [...new Uint8Array(moduleOrBytes.buffer ?? moduleOrBytes, moduleOrBytes.byteOffset ?? 0).slice(0, 4)]
-        .map((b) => b.toString(16).padStart(2, "0")).join(" ");
+    try {
+      if (!(g.WebAssembly && moduleOrBytes instanceof WebAssembly.Module)) {
+        h = [...new Uint8Array(moduleOrBytes.buffer ?? moduleOrBytes, moduleOrBytes.byteOffset ?? 0).slice(0, 4)]
+          .map((b) => b.toString(16).padStart(2, "0")).join(" ");
+      }
+    } catch {
+      // A detached buffer, say: no bytes to name; the message says what else it can.
     }
     const why = h && h !== "00 61 73 6d"
       ? `not WebAssembly (starts with ${h}${h.startsWith("3c") ? ": an HTML page" : ""})`
