@@ -208,14 +208,25 @@ pub fn filter(f: &OrderHistoryFilter) -> Result<(), Error> {
 /// The deepest dotted path `fields` accepts (`a.b.c` is 3 deep).
 pub const MAX_FIELD_DEPTH: usize = 16;
 
-/// Checks a `fields` list: non-empty, every entry a GraphQL name or a dotted path of at most
-/// [`MAX_FIELD_DEPTH`] names.
+/// The most entries a `fields` list may have (checked before anything is allocated for it).
+pub const MAX_FIELDS: usize = 128;
+
+/// The refusal of a `fields` list longer than [`MAX_FIELDS`].
+pub fn too_many_fields() -> Error {
+    Error::invalid("fields", "fields may have at most 128 entries")
+}
+
+/// Checks a `fields` list: 1 to [`MAX_FIELDS`] entries, every entry a GraphQL name or a
+/// dotted path of at most [`MAX_FIELD_DEPTH`] names.
 pub fn fields(list: &[String]) -> Result<(), Error> {
     if list.is_empty() {
         return Err(Error::invalid(
             "fields",
             "fields must name at least one field",
         ));
+    }
+    if list.len() > MAX_FIELDS {
+        return Err(too_many_fields());
     }
     for (i, f) in list.iter().enumerate() {
         // The depth cap keeps the selection builder's recursion bounded whatever the input.
@@ -455,6 +466,13 @@ mod tests {
             assert_eq!(e.field.as_deref(), Some("fields"));
             assert!(e.message.starts_with("fields[1]"), "{}", e.message);
         }
+        // Count: 128 entries pass, 129 are refused.
+        let many = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        assert!(fields(&many(MAX_FIELDS)).is_ok());
+        assert_eq!(
+            field_of(fields(&many(MAX_FIELDS + 1))).as_deref(),
+            Some("fields")
+        );
         // Depth: 16 names pass, 17 are refused, and a huge path is an error, not a stack overflow.
         let deep = |n: usize| vec!["a"; n].join(".");
         assert!(fields(&[deep(MAX_FIELD_DEPTH)]).is_ok());

@@ -65,6 +65,11 @@ fn fields(obj: &JsValue) -> Result<Option<Vec<String>>, Error> {
     }
     let arr: &Array = v.unchecked_ref();
     let len = arr.length();
+    // Capped before allocating or reading: `new Array(2 ** 32 - 1)` must be a refusal, not a
+    // capacity-overflow trap or four billion reads.
+    if len as usize > crate::inputs::MAX_FIELDS {
+        return Err(crate::inputs::too_many_fields());
+    }
     let mut out = Vec::with_capacity(len as usize);
     for i in 0..len {
         match arr.get(i).as_string() {

@@ -44,6 +44,23 @@ describe("profile", () => {
     assert.equal((await requestsTagged(tag)).length, 0, "nothing was sent");
   });
 
+  test("fields: more than 128 entries, even a 2**32-1 sparse array, is refused before any request; the module keeps working", async () => {
+    const tag = uniqueTag("manyfields");
+    const c = faulty("", tag);
+    const names = Array.from({ length: 129 }, (_, i) => `f${i}`);
+    for (let i = 0; i < 200; i++) {
+      for (const fields of [new Array(2 ** 32 - 1), names]) {
+        const e = await expectCode(assert, SettlementError, () => c.profile({ fields }), "invalid_input");
+        assert.equal(e.field, "fields");
+        assert.match(e.message, /at most 128/);
+      }
+    }
+    assert.equal((await requestsTagged(tag)).length, 0, "nothing was sent");
+    assert.equal((await c.profile({ fields: names.slice(0, 1).concat("id") }).catch((e) => e)).code, "graphql",
+      "a 2-field call still reaches the service (f0 is not a profile field)");
+    assert.equal((await bot().profile({ fields: ["id"] })).id, "agent-1");
+  });
+
   test("a wrong key is unauthorized (401) and the key appears nowhere in the error", async () => {
     const key = "SBX-SECK_not-a-real-key-9f8e7d";
     const e = await expectCode(assert, SettlementError, () => new BotClient({ baseUrl: SANDBOX_URL, apiKey: key }).profile(), "unauthorized");
