@@ -1,13 +1,17 @@
 # Every target is a thin call into scripts/. The two that matter on a fresh machine:
 #   make demo   set up, build, start the sandbox, serve the demo, print URL and keys
 #   make test   set up, build, run every test layer (native, wasm Node+Chromium, JS, e2e, consumers)
-.PHONY: demo test setup pkg pkg-dev size bench screenshots sandbox clean
+.PHONY: demo test stress setup pkg pkg-dev size bench screenshots sandbox clean
 
 demo:
 	scripts/demo.sh
 
 test:
 	scripts/test.sh
+
+# The long soak (issue 11): 100,000 repetitions of each failing case, in Node and Chromium.
+stress: pkg
+	scripts/stress.sh
 
 # Idempotent installs; prints one [setup] line per install and a final "ok" line.
 setup:

@@ -6,14 +6,13 @@
 //
 // No top-level await: nothing is fetched until init() is called.
 import wbgInit, {
-  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator, BotClient,
+  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator,
+  BotClient as Bot, MerchantClient as Merchant,
 } from "./web/settlement_wasm.js";
 import { reconcileWith } from "./reconcile.js";
 
 // The public names only (the glue's `__` functions are the entries' internals).
-export {
-  BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
-} from "./web/settlement_wasm.js";
+export { OrderIterator, classifyKey, onchainRampUrl, parseAmount } from "./web/settlement_wasm.js";
 
 /** Every failure of this package is a SettlementError (see index.d.ts for its fields). */
 export class SettlementError extends Error {
@@ -23,6 +22,43 @@ export class SettlementError extends Error {
     if (details) Object.assign(this, details);
   }
 }
+
+// Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
+// here, with their own pointer (and free() not while one of their methods runs) reach it.
+function guard(classes) {
+  const live = new WeakMap(), busy = new WeakMap();
+  for (const C of classes) {
+    const P = C.prototype;
+    for (const k of Object.getOwnPropertyNames(P)) {
+      const f = P[k], sync = k == "free" || k == "orders";
+      if (k == "constructor" || k.startsWith("__")) continue;
+      P[k] = function (...a) {
+        const l = live.get(this);
+        if (!l || l[0] !== C || l[1] !== this.__wbg_ptr || (k == "free" && busy.get(this))) {
+          const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
+            { code: "invalid_input", field: "this" });
+          if (sync) throw e;
+          return Promise.reject(e);
+        }
+        busy.set(this, (busy.get(this) | 0) + 1);
+        try {
+          const r = f.apply(this, a);
+          if (k == "free") live.delete(this);
+          if (k == "orders") live.set(r, [classes[2], r.__wbg_ptr]);
+          return r;
+        } finally {
+          busy.set(this, busy.get(this) - 1);
+        }
+      };
+    }
+    if (Symbol.dispose) P[Symbol.dispose] = P.free;
+  }
+  return classes.slice(0, 2).map((C) => new Proxy(C, {
+    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, [t, o.__wbg_ptr]); return o; },
+  }));
+}
+
+export const [BotClient, MerchantClient] = guard([Bot, Merchant, OrderIterator]);
 
 let ready = null;
 
@@ -56,9 +92,15 @@ function loadError(e, blocked) {
 /** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
 function checkInput(x, field, urls) {
   const g = globalThis;
-  const ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (g.WebAssembly && x instanceof WebAssembly.Module) ||
+  let ok;
+  // `instanceof` throws on a revoked Proxy (or a throwing getPrototypeOf trap): not loadable.
+  try {
+    ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (g.WebAssembly && x instanceof WebAssembly.Module) ||
     (urls && (typeof x === "string" || typeof x?.then === "function" ||
       [g.URL, g.Request, g.Response].some((C) => typeof C === "function" && x instanceof C)));
+  } catch {
+    ok = false;
+  }
   if (!ok) {
     throw new SettlementError(`${field}: expected ${urls ? "a URL, Request, Response, " : ""}bytes or a WebAssembly.Module`,
       { code: "invalid_input", field });
@@ -128,11 +170,20 @@ export { init };
  * returns a function that stops listening (safe to call twice). See index.d.ts.
  */
 export function listenForRampEvents(options) {
-  const { allowedOrigin, onCryptoRequested, target } = options ?? {};
+  // Hostile options end in a SettlementError, hostile messages are ignored.
+  const no = (field) => new SettlementError(`${field} could not be read (a getter or Proxy trap threw)`,
+    { code: "invalid_input", field });
+  let allowedOrigin, onCryptoRequested, target;
+  try { ({ allowedOrigin, onCryptoRequested, target } = options ?? {}); } catch { throw no("options"); }
   const t = __rampListener(allowedOrigin, onCryptoRequested, target);
   const listener = (e) => {
-    if (__rampAccepts(allowedOrigin, e.origin, e.data)) onCryptoRequested(e.data.payload, e);
+    let p;
+    try {
+      if (!__rampAccepts(allowedOrigin, e.origin, e.data)) return;
+      p = e.data.payload;
+    } catch { return; }
+    onCryptoRequested(p, e);
   };
-  t.addEventListener("message", listener);
-  return () => t.removeEventListener("message", listener);
+  try { t.addEventListener("message", listener); } catch { throw no("target"); }
+  return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
 }

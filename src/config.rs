@@ -168,6 +168,15 @@ impl Config {
                 Some(k.to_owned())
             }
         };
+        // A key-shaped token where no key belongs is refused before any check could echo it.
+        refuse_key_token("baseUrl", options.base_url.as_deref())?;
+        refuse_key_token("endpoint", options.endpoint.as_deref())?;
+        for (name, value) in &options.headers {
+            refuse_key_token("headers", Some(name))?;
+            if !name.eq_ignore_ascii_case("authorization") {
+                refuse_key_token("headers", Some(value))?;
+            }
+        }
         let endpoint = match (options.base_url.as_deref(), options.endpoint.as_deref()) {
             (Some(_), Some(_)) => {
                 return Err(Error::invalid(
@@ -274,6 +283,16 @@ impl Config {
 /// percent-encodes URLs; keys are ASCII in practice).
 fn is_space_or_control(b: u8) -> bool {
     b <= b' ' || b == 0x7f
+}
+
+fn refuse_key_token(field: &str, value: Option<&str>) -> Result<(), Error> {
+    // Key-shaped: a `PUBK_`/`SECK_` marker with a suffix (what `classify` recognises).
+    if value.is_some_and(|v| crate::keys::classify(v) != crate::keys::KeyKind::Unknown) {
+        let mut m = String::from(field);
+        m.push_str(" must not carry an API key (a PUBK_/SECK_ token); pass it as apiKey");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(())
 }
 
 fn check_key(key: &str) -> Result<(), Error> {
@@ -401,6 +420,27 @@ mod tests {
         let e = r.expect_err("refused");
         assert_eq!(e.code, crate::error::Code::InvalidInput);
         e.field.clone().expect("names a field")
+    }
+
+    #[test]
+    fn key_shaped_tokens_are_refused_unechoed() {
+        let token = "LEAK-SECK_q7Zr9Vx2";
+        for (base, ep, want) in [
+            (Some("https://x.example/SECK_q7Zr9Vx2"), None, "baseUrl"),
+            (None, Some("/proxy/LEAK-SECK_q7Zr9Vx2/bot"), "endpoint"),
+            (None, Some("https://x.example/?k=PUBK_abc"), "endpoint"),
+        ] {
+            let e = Config::new(&opts(base, ep), BOT_PATH).expect_err("refused");
+            assert_eq!(e.field.as_deref(), Some(want));
+            assert!(!e.message.contains("q7Zr9Vx2") && !e.message.contains("PUBK_abc"));
+        }
+        let mut o = opts(None, Some("/proxy"));
+        o.headers = vec![("x-key".into(), token.into())];
+        let e = Config::new(&o, BOT_PATH).expect_err("refused");
+        assert_eq!(e.field.as_deref(), Some("headers"));
+        assert!(!e.message.contains("q7Zr9Vx2"), "{}", e.message);
+        // A marker without a suffix is not a key.
+        assert!(Config::new(&opts(None, Some("/x/SECK_")), BOT_PATH).is_ok());
     }
 
     #[test]

@@ -10,6 +10,45 @@ pub const MAX_GRAPHQL_INT: i64 = 2_147_483_647;
 /// The keys an `OrderHistoryFilter` may have.
 pub const FILTER_KEYS: [&str; 5] = ["orderId", "status", "dateFrom", "dateTo", "paymentMethod"];
 
+/// Size caps: each refusal is `invalid_input` naming the limit. The JavaScript layer
+/// (src/js/options.rs) checks a string's length before copying it into wasm memory.
+/// A field path (`a.b.c`, at most [`MAX_FIELD_DEPTH`] names), in characters.
+pub const MAX_FIELD_PATH: u32 = 256;
+/// A GraphQL name in `fields` (the schema's longest is under 40).
+pub const MAX_FIELD_NAME: usize = 64;
+/// Entries in `fields`.
+pub const MAX_FIELDS: u32 = 128;
+/// Extra headers, and the length of a header's name or value.
+pub const MAX_HEADERS: u32 = 32;
+/// The length of a header name or value.
+pub const MAX_HEADER_LEN: u32 = 4096;
+/// A filter string (`orderId`, `status`, `paymentMethod`, a date).
+pub const MAX_FILTER_LEN: u32 = 256;
+/// The `document` of `request`.
+pub const MAX_DOCUMENT_LEN: u32 = 100_000;
+/// The `variables` of `request`, as JSON text.
+pub const MAX_VARIABLES_LEN: u32 = 1_000_000;
+/// Any other string argument or option (URLs, key, ids, amounts).
+pub const MAX_TEXT_LEN: u32 = 4096;
+
+/// `<field> is longer than <max> characters (the limit)`.
+pub fn too_long(field: &str, max: u32) -> Error {
+    limit(field, " is longer than ", max, " characters (the limit)")
+}
+
+/// `<field> has more than <max> entries (the limit)`.
+pub fn too_many(field: &str, max: u32) -> Error {
+    limit(field, " has more than ", max, " entries (the limit)")
+}
+
+fn limit(field: &str, head: &str, max: u32, tail: &str) -> Error {
+    let mut m = String::from(field);
+    m.push_str(head);
+    crate::json::push_int(&mut m, i64::from(max));
+    m.push_str(tail);
+    Error::invalid(field, m)
+}
+
 /// Splits `s` at every byte for which `sep` is true (like `str::split`; separators must be
 /// ASCII). Smaller in wasm than `str::split`.
 pub fn split_ascii(s: &str, sep: fn(u8) -> bool) -> impl Iterator<Item = &str> {
@@ -208,14 +247,6 @@ pub fn filter(f: &OrderHistoryFilter) -> Result<(), Error> {
 /// The deepest dotted path `fields` accepts (`a.b.c` is 3 deep).
 pub const MAX_FIELD_DEPTH: usize = 16;
 
-/// The most entries a `fields` list may have (checked before anything is allocated for it).
-pub const MAX_FIELDS: usize = 128;
-
-/// The refusal of a `fields` list longer than [`MAX_FIELDS`].
-pub fn too_many_fields() -> Error {
-    Error::invalid("fields", "fields may have at most 128 entries")
-}
-
 /// Checks a `fields` list: 1 to [`MAX_FIELDS`] entries, every entry a GraphQL name or a
 /// dotted path of at most [`MAX_FIELD_DEPTH`] names.
 pub fn fields(list: &[String]) -> Result<(), Error> {
@@ -225,10 +256,22 @@ pub fn fields(list: &[String]) -> Result<(), Error> {
             "fields must name at least one field",
         ));
     }
-    if list.len() > MAX_FIELDS {
-        return Err(too_many_fields());
+    if list.len() > MAX_FIELDS as usize {
+        return Err(too_many("fields", MAX_FIELDS));
     }
     for (i, f) in list.iter().enumerate() {
+        if f.len() > MAX_FIELD_PATH as usize {
+            return Err(too_long("fields", MAX_FIELD_PATH));
+        }
+        if split_ascii(f, is_dot).any(|n| n.len() > MAX_FIELD_NAME) {
+            let max = MAX_FIELD_NAME as u32;
+            return Err(limit(
+                "fields",
+                " has a name longer than ",
+                max,
+                " characters (the limit)",
+            ));
+        }
         // The depth cap keeps the selection builder's recursion bounded whatever the input.
         if !split_ascii(f, is_dot).all(is_name)
             || f.bytes().filter(|&b| is_dot(b)).count() >= MAX_FIELD_DEPTH
@@ -311,6 +354,9 @@ pub fn https_url(field: &str, value: &str) -> Result<(), Error> {
 
 /// A GraphQL document for `request`: must not be blank.
 pub fn document(value: &str) -> Result<(), Error> {
+    if value.len() > MAX_DOCUMENT_LEN as usize {
+        return Err(too_long("document", MAX_DOCUMENT_LEN));
+    }
     non_empty("document", value)
 }
 
@@ -325,6 +371,22 @@ mod tests {
             assert_eq!(e.code, Code::InvalidInput);
             e.field.clone().expect("invalid_input names a field")
         })
+    }
+
+    #[test]
+    fn size_caps_name_the_limit() {
+        let msg = |r: Result<(), Error>| r.expect_err("refused").message.clone();
+        let many = vec!["id".to_owned(); MAX_FIELDS as usize + 1];
+        assert!(msg(fields(&many)).contains("more than 128 entries"));
+        assert!(fields(&many[..MAX_FIELDS as usize]).is_ok());
+        let long = "a".repeat(MAX_FIELD_NAME + 1);
+        assert!(msg(fields(&[long])).contains("longer than 64 characters"));
+        assert!(fields(&["a".repeat(MAX_FIELD_NAME)]).is_ok());
+        let path = vec!["ab"; 90].join(".");
+        assert!(msg(fields(&[path])).contains("longer than 256 characters"));
+        let doc = "{".repeat(MAX_DOCUMENT_LEN as usize + 1);
+        assert!(msg(document(&doc)).contains("longer than 100000 characters"));
+        assert!(document("{ a }").is_ok());
     }
 
     #[test]
@@ -467,7 +529,7 @@ mod tests {
             assert!(e.message.starts_with("fields[1]"), "{}", e.message);
         }
         // Count: 128 entries pass, 129 are refused.
-        let many = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        let many = |n: u32| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
         assert!(fields(&many(MAX_FIELDS)).is_ok());
         assert_eq!(
             field_of(fields(&many(MAX_FIELDS + 1))).as_deref(),

@@ -111,11 +111,10 @@ impl JsonValue for serde_json::Value {
 }
 
 #[cfg(target_arch = "wasm32")]
-mod js_impl {
+pub(crate) mod js_impl {
     use super::{Body, JsonValue};
     use js_sys::{Array, Reflect};
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
 
     // js-sys's `JSON::parse` takes a `&str` (the body would be copied into wasm memory and
     // back); this one takes the `JsString` the response gave.
@@ -124,6 +123,56 @@ mod js_impl {
         /// `JSON.parse` on a JavaScript string, so a body never crosses into wasm memory.
         #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
         fn json_parse(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+        // js-sys's `Array.isArray` and `Object.keys` do not catch, and both throw on a revoked
+        // Proxy (`keys` also on a throwing trap): no exception may unwind through wasm frames.
+        #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+        fn is_array_js(value: &JsValue) -> Result<bool, JsValue>;
+        #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+        fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+        // wasm-bindgen 0.2.130 leaks one externref slot each time a `catch` import that returns
+        // a value throws (the slot of the discarded return value). These twins return nothing:
+        // they run first, so a throwing getter or trap costs no slot.
+        #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+        fn get_probe(target: &JsValue, key: &JsValue) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+        fn keys_probe(value: &JsValue) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
+        fn prototype_probe(value: &JsValue) -> Result<(), JsValue>;
+        /// `Reflect.apply(f, this, args)`, catching, its result dropped.
+        #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
+        pub fn apply_unit(
+            f: &js_sys::Function,
+            this: &JsValue,
+            args: &Array,
+        ) -> Result<(), JsValue>;
+    }
+
+    /// `Array.isArray`; `Err` when it throws (a revoked Proxy).
+    pub fn is_array(value: &JsValue) -> Result<bool, JsValue> {
+        is_array_js(value)
+    }
+
+    /// `target[key]` (`Reflect.get`); `Err` when a getter or trap throws.
+    pub fn read(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
+        get_probe(target, key)?;
+        Reflect::get(target, key)
+    }
+
+    /// `Object.keys(value)`; `Err` when a trap throws.
+    pub fn keys(value: &JsValue) -> Result<Array, JsValue> {
+        keys_probe(value)?;
+        object_keys(value)
+    }
+
+    /// `Reflect.getPrototypeOf(value)`; `Err` when it throws.
+    pub fn prototype(value: &JsValue) -> Result<js_sys::Object, JsValue> {
+        prototype_probe(value)?;
+        Reflect::get_prototype_of(value)
+    }
+
+    /// `value.length` as a number.
+    pub fn length(value: &JsValue) -> Result<f64, JsValue> {
+        read(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))
     }
 
     impl JsonValue for JsValue {
@@ -149,22 +198,22 @@ mod js_impl {
             if !self.is_object() {
                 return None;
             }
-            match Reflect::get(self, &JsValue::from_str(key)) {
+            // `read`: ramp messages are the caller's objects, whose getters may throw.
+            match read(self, &JsValue::from_str(key)) {
                 Ok(v) if !v.is_undefined() => Some(v),
                 _ => None,
             }
         }
         fn array_len(&self) -> Option<usize> {
-            if Array::is_array(self) {
-                Some(self.unchecked_ref::<Array>().length() as usize)
-            } else {
-                None
+            match is_array(self) {
+                Ok(true) => length(self).ok().map(|n| n as usize),
+                _ => None,
             }
         }
         fn at(&self, index: usize) -> Option<Self> {
             let len = self.array_len()?;
             if index < len {
-                Some(self.unchecked_ref::<Array>().get(index as u32))
+                read(self, &JsValue::from(index as u32)).ok()
             } else {
                 None
             }
@@ -182,7 +231,7 @@ mod js_impl {
             JsValue::is_null(self)
         }
         fn is_object(&self) -> bool {
-            JsValue::is_object(self) && !Array::is_array(self)
+            JsValue::is_object(self) && is_array(self) == Ok(false)
         }
     }
 }

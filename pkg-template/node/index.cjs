@@ -34,13 +34,58 @@ glue.BotClient.prototype.reconcile = function reconcile(order, options) {
 
 /** See index.d.ts (same as the browser entry's). */
 function listenForRampEvents(options) {
-  const { allowedOrigin, onCryptoRequested, target } = options ?? {};
+  // Whatever the caller passes (a Proxy, a throwing getter or target, a hostile message)
+  // ends in a SettlementError or is ignored; only onCryptoRequested's own errors propagate.
+  const no = (field) => new SettlementError(`${field} could not be read (a getter or Proxy trap threw)`,
+    { code: "invalid_input", field });
+  let allowedOrigin, onCryptoRequested, target;
+  try { ({ allowedOrigin, onCryptoRequested, target } = options ?? {}); } catch { throw no("options"); }
   const t = glue.__rampListener(allowedOrigin, onCryptoRequested, target);
   const listener = (e) => {
-    if (glue.__rampAccepts(allowedOrigin, e.origin, e.data)) onCryptoRequested(e.data.payload, e);
+    let p;
+    try {
+      if (!glue.__rampAccepts(allowedOrigin, e.origin, e.data)) return;
+      p = e.data.payload;
+    } catch { return; }
+    onCryptoRequested(p, e);
   };
-  t.addEventListener("message", listener);
-  return () => t.removeEventListener("message", listener);
+  try { t.addEventListener("message", listener); } catch { throw no("target"); }
+  return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
+}
+
+// Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
+// here, with their own pointer (and free() not while one of their methods runs) reach it.
+function guard(classes) {
+  const live = new WeakMap(), busy = new WeakMap();
+  for (const C of classes) {
+    const P = C.prototype;
+    for (const k of Object.getOwnPropertyNames(P)) {
+      const f = P[k], sync = k == "free" || k == "orders";
+      if (k == "constructor" || k.startsWith("__")) continue;
+      P[k] = function (...a) {
+        const l = live.get(this);
+        if (!l || l[0] !== C || l[1] !== this.__wbg_ptr || (k == "free" && busy.get(this))) {
+          const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
+            { code: "invalid_input", field: "this" });
+          if (sync) throw e;
+          return Promise.reject(e);
+        }
+        busy.set(this, (busy.get(this) | 0) + 1);
+        try {
+          const r = f.apply(this, a);
+          if (k == "free") live.delete(this);
+          if (k == "orders") live.set(r, [classes[2], r.__wbg_ptr]);
+          return r;
+        } finally {
+          busy.set(this, busy.get(this) - 1);
+        }
+      };
+    }
+    if (Symbol.dispose) P[Symbol.dispose] = P.free;
+  }
+  return classes.slice(0, 2).map((C) => new Proxy(C, {
+    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, [t, o.__wbg_ptr]); return o; },
+  }));
 }
 
 const ready = Promise.resolve();
@@ -48,7 +93,8 @@ function init() { return ready; }
 function initSync() {}
 
 // The public names only (the glue's `__` functions are this entry's internals).
-const { BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount } = glue;
+const { OrderIterator, classifyKey, onchainRampUrl, parseAmount } = glue;
+const [BotClient, MerchantClient] = guard([glue.BotClient, glue.MerchantClient, OrderIterator]);
 module.exports = {
   BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
   SettlementError, listenForRampEvents, init, initSync, default: init,

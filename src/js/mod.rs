@@ -59,9 +59,9 @@ pub(crate) fn new_client(
 /// A key's class by its `PUBK_` / `SECK_` marker; the key is not kept.
 #[wasm_bindgen(js_name = classifyKey, skip_jsdoc, unchecked_return_type = "\"public\" | \"secret\" | \"unknown\"")]
 pub fn classify_key(#[wasm_bindgen(unchecked_param_type = "string")] key: JsValue) -> JsValue {
-    let kind = match key.as_string() {
-        Some(k) => crate::keys::classify(&k),
-        None => crate::keys::KeyKind::Unknown,
+    let kind = match options::text(&key, "key", crate::inputs::MAX_TEXT_LEN) {
+        Ok(Some(k)) => crate::keys::classify(&k),
+        _ => crate::keys::KeyKind::Unknown,
     };
     JsValue::from_str(kind.as_str())
 }

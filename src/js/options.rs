@@ -1,13 +1,14 @@
 //! Reading JavaScript option objects with `Reflect` (no serde on this path). Every problem
 //! is an `invalid_input` error naming the option.
 
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Function, JsString};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::config::ClientOptions;
 use crate::error::Error;
 use crate::inputs;
+use crate::json::js_impl as js;
 use crate::operations::{Operation, Value};
 use crate::transport::{FetchTransport, Signal};
 use crate::types::{CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter, OrdersArgs};
@@ -18,36 +19,71 @@ fn invalid(field: &str, tail: &str) -> Error {
     Error::invalid(field, m)
 }
 
-/// `obj[key]`, with `undefined` and `null` meaning absent.
-fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
-    Reflect::get(obj, &JsValue::from_str(key))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
+/// What a throwing getter, Proxy trap or revoked Proxy among the caller's values becomes.
+fn unreadable(field: &str) -> Error {
+    invalid(field, " could not be read (a getter or Proxy trap threw)")
+}
+
+/// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
+fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
+    js::read(obj, &JsValue::from_str(key))
+        .map(|v| Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
+        .map_err(|_| unreadable(field))
+}
+
+/// `Array.isArray(value)`, catching.
+fn is_array(value: &JsValue, field: &str) -> Result<bool, Error> {
+    js::is_array(value).map_err(|_| unreadable(field))
+}
+
+/// `Object.keys(value)` (catching), refused beyond `max` entries.
+fn keys(value: &JsValue, field: &str, max: u32) -> Result<Array, Error> {
+    let keys = js::keys(value).map_err(|_| unreadable(field))?;
+    if keys.length() > max {
+        return Err(inputs::too_many(field, max));
+    }
+    Ok(keys)
+}
+
+/// A string of at most `max` characters (UTF-16 units), measured before it is copied into
+/// wasm memory; `None` when `value` is not a string.
+pub fn text(value: &JsValue, field: &str, max: u32) -> Result<Option<String>, Error> {
+    if !value.is_string() {
+        return Ok(None);
+    }
+    if value.unchecked_ref::<JsString>().length() > max {
+        return Err(inputs::too_long(field, max));
+    }
+    Ok(value.as_string())
 }
 
 /// An options object: absent (`undefined`/`null`) or an object (not an array).
 fn options_object(value: &JsValue, field: &str) -> Result<Option<JsValue>, Error> {
     if value.is_undefined() || value.is_null() {
         Ok(None)
-    } else if value.is_object() && !Array::is_array(value) {
+    } else if value.is_object() && !is_array(value, field)? {
         Ok(Some(value.clone()))
     } else {
         Err(invalid(field, " must be an object"))
     }
 }
 
-fn string(obj: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
-    match get(obj, key) {
+fn string_max(obj: &JsValue, key: &str, field: &str, max: u32) -> Result<Option<String>, Error> {
+    match get(obj, key, field)? {
         None => Ok(None),
-        Some(v) => v
-            .as_string()
-            .map(Some)
-            .ok_or_else(|| invalid(field, " must be a string")),
+        Some(v) => match text(&v, field, max)? {
+            Some(s) => Ok(Some(s)),
+            None => Err(invalid(field, " must be a string")),
+        },
     }
 }
 
+fn string(obj: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
+    string_max(obj, key, field, inputs::MAX_TEXT_LEN)
+}
+
 fn integer(obj: &JsValue, key: &str, field: &str) -> Result<Option<i64>, Error> {
-    match get(obj, key) {
+    match get(obj, key, field)? {
         None => Ok(None),
         Some(v) => match v.as_f64() {
             Some(n) => inputs::integer(n, field).map(Some),
@@ -57,22 +93,21 @@ fn integer(obj: &JsValue, key: &str, field: &str) -> Result<Option<i64>, Error> 
 }
 
 fn fields(obj: &JsValue) -> Result<Option<Vec<String>>, Error> {
-    let Some(v) = get(obj, "fields") else {
+    let Some(v) = get(obj, "fields", "fields")? else {
         return Ok(None);
     };
-    if !Array::is_array(&v) {
+    if !is_array(&v, "fields")? {
         return Err(invalid("fields", " must be an array of field names"));
     }
-    let arr: &Array = v.unchecked_ref();
-    let len = arr.length();
-    // Capped before allocating or reading: `new Array(2 ** 32 - 1)` must be a refusal, not a
-    // capacity-overflow trap or four billion reads.
-    if len as usize > crate::inputs::MAX_FIELDS {
-        return Err(crate::inputs::too_many_fields());
+    // Capped before allocating: `new Array(2 ** 32 - 1)` is refused here.
+    let len = js::length(&v).map_err(|_| unreadable("fields"))?;
+    if len > f64::from(inputs::MAX_FIELDS) {
+        return Err(inputs::too_many("fields", inputs::MAX_FIELDS));
     }
     let mut out = Vec::with_capacity(len as usize);
-    for i in 0..len {
-        match arr.get(i).as_string() {
+    for i in 0..len as u32 {
+        let item = js::read(&v, &JsValue::from(i)).map_err(|_| unreadable("fields"))?;
+        match text(&item, "fields", inputs::MAX_FIELD_PATH)? {
             Some(s) => out.push(s),
             None => return Err(invalid("fields", " must be an array of strings")),
         }
@@ -80,13 +115,22 @@ fn fields(obj: &JsValue) -> Result<Option<Vec<String>>, Error> {
     Ok(Some(out))
 }
 
+/// A working `AbortSignal`: `aborted` reads as a boolean, and `addEventListener` and
+/// `removeEventListener` accept a listener (tried once, with `addEventListener` itself as the
+/// listener, added and removed at once). Anything else (`Object.create(AbortSignal.prototype)`,
+/// throwing members) is refused now rather than failing, or hanging, mid-call.
 fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
-    let Some(v) = get(obj, "signal") else {
+    let Some(v) = get(obj, "signal", "signal")? else {
         return Ok(None);
     };
-    let listener =
-        Reflect::get(&v, &JsValue::from_str("addEventListener")).unwrap_or(JsValue::UNDEFINED);
-    if v.is_object() && listener.is_function() {
+    let read = |name: &str| js::read(&v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    // Each method is applied through a catching `Reflect.apply`, which refuses a non-function.
+    let args = Array::of2(&JsValue::from_str("abort"), &read("addEventListener"));
+    let works = read("aborted").as_bool().is_some()
+        && ["addEventListener", "removeEventListener"]
+            .iter()
+            .all(|m| js::apply_unit(read(m).unchecked_ref(), &v, &args).is_ok());
+    if works {
         Ok(Some(v.unchecked_into()))
     } else {
         Err(invalid("signal", " must be an AbortSignal"))
@@ -95,20 +139,20 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
 
 /// A date given as `YYYY-MM-DD` text or as a JavaScript `Date` (its UTC calendar date).
 fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
-    let Some(v) = get(filter, key) else {
+    let Some(v) = get(filter, key, field)? else {
         return Ok(None);
     };
-    if let Some(s) = v.as_string() {
+    if let Some(s) = text(&v, field, inputs::MAX_FILTER_LEN)? {
         return Ok(Some(s));
     }
     // A Date (or anything with `toISOString`): its UTC calendar date.
     if let Ok(to_iso) =
-        Reflect::get(&v, &JsValue::from_str("toISOString")).and_then(|f| f.dyn_into::<Function>())
+        js::read(&v, &JsValue::from_str("toISOString")).and_then(|f| f.dyn_into::<Function>())
     {
         let iso = to_iso
             .call2(&v, &JsValue::UNDEFINED, &JsValue::UNDEFINED)
             .ok()
-            .and_then(|s| s.as_string())
+            .and_then(|s| text(&s, field, inputs::MAX_FILTER_LEN).ok().flatten())
             .unwrap_or_default();
         return match iso.get(..10) {
             Some(day) if inputs::date(field, day).is_ok() => Ok(Some(day.to_owned())),
@@ -122,13 +166,13 @@ fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Erro
 }
 
 fn filter(obj: &JsValue) -> Result<OrderHistoryFilter, Error> {
-    let Some(f) = get(obj, "filter") else {
+    let Some(f) = get(obj, "filter", "filter")? else {
         return Ok(OrderHistoryFilter::default());
     };
-    if !f.is_object() || Array::is_array(&f) {
+    if !f.is_object() || is_array(&f, "filter")? {
         return Err(invalid("filter", " must be an object"));
     }
-    let keys = Object::keys(f.unchecked_ref::<Object>());
+    let keys = keys(&f, "filter", 64)?;
     for i in 0..keys.length() {
         let name = keys.get(i).as_string().unwrap_or_default();
         if !inputs::FILTER_KEYS.contains(&name.as_str()) {
@@ -141,11 +185,16 @@ fn filter(obj: &JsValue) -> Result<OrderHistoryFilter, Error> {
         }
     }
     Ok(OrderHistoryFilter {
-        order_id: string(&f, "orderId", "filter.orderId")?,
-        status: string(&f, "status", "filter.status")?,
+        order_id: string_max(&f, "orderId", "filter.orderId", inputs::MAX_FILTER_LEN)?,
+        status: string_max(&f, "status", "filter.status", inputs::MAX_FILTER_LEN)?,
         date_from: date(&f, "dateFrom", "filter.dateFrom")?,
         date_to: date(&f, "dateTo", "filter.dateTo")?,
-        payment_method: string(&f, "paymentMethod", "filter.paymentMethod")?,
+        payment_method: string_max(
+            &f,
+            "paymentMethod",
+            "filter.paymentMethod",
+            inputs::MAX_FILTER_LEN,
+        )?,
     })
 }
 
@@ -204,7 +253,18 @@ pub fn orders_args(value: &JsValue) -> Result<OrdersArgs, Error> {
 pub fn variables(value: &JsValue) -> Result<Option<JsValue>, Error> {
     if value.is_undefined() || value.is_null() {
         Ok(None)
-    } else if value.is_object() && !Array::is_array(value) {
+    } else if value.is_object() && !is_array(value, "variables")? {
+        // Measured as JSON text before the body copies it into wasm memory.
+        let Ok(json) = js_sys::JSON::stringify(value) else {
+            return Err(invalid(
+                "variables",
+                " must be a plain object that JSON can represent",
+            ));
+        };
+        // (`undefined`, not a string, when a `toJSON` returns nothing: the body writer refuses it.)
+        if json.is_string() && json.length() > inputs::MAX_VARIABLES_LEN {
+            return Err(inputs::too_long("variables", inputs::MAX_VARIABLES_LEN));
+        }
         Ok(Some(value.clone()))
     } else {
         Err(invalid("variables", " must be a plain object"))
@@ -213,14 +273,17 @@ pub fn variables(value: &JsValue) -> Result<Option<JsValue>, Error> {
 
 /// A string argument (not an option): refused when it is not a string.
 pub fn string_arg(value: &JsValue, field: &str) -> Result<String, Error> {
-    value
-        .as_string()
-        .ok_or_else(|| invalid(field, " must be a string"))
+    let max = if field == "document" {
+        inputs::MAX_DOCUMENT_LEN
+    } else {
+        inputs::MAX_TEXT_LEN
+    };
+    text(value, field, max)?.ok_or_else(|| invalid(field, " must be a string"))
 }
 
 /// `obj[key]` as a boolean: absent → `None`; anything but `true`/`false` is refused.
 fn boolean(obj: &JsValue, key: &str) -> Result<Option<bool>, Error> {
-    match get(obj, key) {
+    match get(obj, key, key)? {
         None => Ok(None),
         // Compared with `===` (an import the crate already has) instead of `as_bool`.
         Some(v) if v == JsValue::TRUE => Ok(Some(true)),
@@ -271,7 +334,8 @@ pub fn ramp_listener(
     callback: &JsValue,
     target: &JsValue,
 ) -> Result<JsValue, Error> {
-    crate::ramp::check_origin(&allowed_origin.as_string().unwrap_or_default())?;
+    let origin = text(allowed_origin, "allowedOrigin", inputs::MAX_TEXT_LEN)?;
+    crate::ramp::check_origin(&origin.unwrap_or_default())?;
     if !callback.is_function() {
         return Err(invalid("onCryptoRequested", " must be a function"));
     }
@@ -280,7 +344,7 @@ pub fn ramp_listener(
     } else {
         target.clone()
     };
-    if !get(&target, "addEventListener").is_some_and(|f| f.is_function()) {
+    if !get(&target, "addEventListener", "target")?.is_some_and(|f| f.is_function()) {
         return Err(invalid("target", " must have addEventListener"));
     }
     Ok(target)
@@ -302,12 +366,13 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
         Some(_) => return Err(invalid("maxRetries", " must be an integer of 0 or more")),
     };
     let mut headers = Vec::new();
-    if let Some(h) = get(&o, "headers") {
+    if let Some(h) = get(&o, "headers", "headers")? {
         // A plain object: its prototype is null or the root prototype. Not an Array, and not a
         // `Headers` or `Map`, whose entries `Object.keys` would silently miss.
+        let proto = |v: &JsValue| js::prototype(v).map_err(|_| unreadable("headers"));
         let plain = h.is_object() && {
-            let proto = Object::get_prototype_of(&h);
-            proto.is_null() || Object::get_prototype_of(&proto).is_null()
+            let p = proto(&h)?;
+            p.is_null() || proto(&p)?.is_null()
         };
         if !plain {
             return Err(invalid(
@@ -315,11 +380,12 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
                 " must be a plain object of string values",
             ));
         }
-        let keys = Object::keys(h.unchecked_ref::<Object>());
+        let keys = keys(&h, "headers", inputs::MAX_HEADERS)?;
         for i in 0..keys.length() {
             let key = keys.get(i);
-            let name = key.as_string().unwrap_or_default();
-            match Reflect::get(&h, &key).ok().and_then(|v| v.as_string()) {
+            let name = text(&key, "headers", inputs::MAX_HEADER_LEN)?.unwrap_or_default();
+            let value = js::read(&h, &key).map_err(|_| unreadable("headers"))?;
+            match text(&value, "headers", inputs::MAX_HEADER_LEN)? {
                 Some(value) => headers.push((name, value)),
                 None => {
                     return Err(invalid(
@@ -330,7 +396,7 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
             }
         }
     }
-    let fetch = match get(&o, "fetch") {
+    let fetch = match get(&o, "fetch", "fetch")? {
         None => None,
         Some(f) => match f.dyn_into::<Function>() {
             Ok(f) => Some(f),
@@ -367,7 +433,7 @@ pub fn mutation_values(
     let Some(o) = options_object(value, "options")? else {
         return Err(invalid("options", " is required"));
     };
-    let keys = Object::keys(o.unchecked_ref::<Object>());
+    let keys = keys(&o, "options", 64)?;
     for i in 0..keys.length() {
         let name = keys.get(i).as_string().unwrap_or_default();
         let known = name == "signal"

@@ -23,8 +23,9 @@ pub fn onchain_ramp_url(
 pub fn parse_amount(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let a = crate::amount::parse_amount(&text.as_string().unwrap_or_default())
-        .map_err(|e| to_js(&e))?;
+    let text =
+        options::text(&text, "amount", crate::inputs::MAX_TEXT_LEN).map_err(|e| to_js(&e))?;
+    let a = crate::amount::parse_amount(&text.unwrap_or_default()).map_err(|e| to_js(&e))?;
     let o = Object::new();
     let _ = Reflect::set(
         &o,

@@ -52,7 +52,7 @@ describe("profile", () => {
       for (const fields of [new Array(2 ** 32 - 1), names]) {
         const e = await expectCode(assert, SettlementError, () => c.profile({ fields }), "invalid_input");
         assert.equal(e.field, "fields");
-        assert.match(e.message, /at most 128/);
+        assert.match(e.message, /more than 128 entries/);
       }
     }
     assert.equal((await requestsTagged(tag)).length, 0, "nothing was sent");

@@ -1,0 +1,244 @@
+// The hostile-value corpus of issue 11, shared by the Node suite (tests/js/hostile.test.mjs),
+// the Chromium suite (tests/e2e/hostile.test.mjs) and the soak (scripts/stress.sh). Every
+// function here is self-contained (no imports, no module state): the browser suites install
+// them in a page from their source text. Not a test file itself (node --test only picks
+// *.test.mjs).
+
+/**
+ * Every hostile argument set: `[name, run]` pairs, where `run()` calls one constructor,
+ * method or function of `api` (the package's exports) with one hostile value in one slot.
+ * Calls that pass validation go to a `fetch` that answers a GraphQL error at once, so the
+ * corpus needs no server.
+ */
+export function hostileCases(api) {
+  const { BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
+    listenForRampEvents } = api;
+  const boom = () => { throw new Error("hostile: the caller's own error"); };
+  const revoked = () => { const r = Proxy.revocable({}, {}); r.revoke(); return r.proxy; };
+  const trap = (name, target = {}) => new Proxy(target, { [name]: boom });
+  const OPTION_KEYS = ["fields", "filter", "headers", "signal", "page", "perPage", "baseUrl", "endpoint",
+    "apiKey", "fetch", "timeoutMs", "maxRetries", "dangerouslyAllowBrowser", "allowedOrigin",
+    "onCryptoRequested", "target", "id", "orderId", "rampUrl", "key", "p2pPayment", "event", "payload",
+    "origin", "data", "amountCents", "destinationAddress", "paymentRequest", "length", "then", "toJSON"];
+  const getters = (keys) => {
+    const o = {};
+    for (const k of keys) Object.defineProperty(o, k, { get: boom, enumerable: true });
+    return o;
+  };
+  const big = "a".repeat(10 * 1024 * 1024);
+  const sparse = [];
+  sparse[999_999] = "id";
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const fakeSignals = [
+    ["Object.create(AbortSignal.prototype)", () => typeof AbortSignal === "function" ? Object.create(AbortSignal.prototype) : revoked()],
+    ["signal: aborted getter throws", () => ({ get aborted() { return boom(); }, addEventListener() {}, removeEventListener() {} })],
+    ["signal: addEventListener throws", () => ({ aborted: false, addEventListener: boom, removeEventListener() {} })],
+    ["signal: removeEventListener throws", () => ({ aborted: false, addEventListener() {}, removeEventListener: boom })],
+    ["signal: aborted not boolean", () => ({ aborted: "no", addEventListener() {}, removeEventListener() {} })],
+    ["Proxy of a real AbortSignal", () => new Proxy(new AbortController().signal, {})],
+  ];
+  // Fresh values for every slot (a revoked Proxy, a cyclic object... may be kept by a call).
+  const values = () => [
+    ["revoked Proxy", revoked()],
+    ...["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "apply"].map((t) =>
+      [`Proxy (${t} throws)`, trap(t, t === "apply" ? function f() {} : {})]),
+    ["array Proxy (get throws)", trap("get", [])],
+    ["array Proxy (length getter throws)", new Proxy(["id"], { get: (t, k) => (k === "length" ? boom() : t[k]) })],
+    ["array with a throwing element getter", Object.defineProperty(["id", "x"], 1, { get: boom })],
+    ["throwing getters", getters(OPTION_KEYS)],
+    ["Symbol", Symbol("hostile")],
+    ["BigInt", 10n],
+    ["cyclic object", cyclic],
+    ["new Array(2 ** 32 - 1)", new Array(2 ** 32 - 1)],
+    ["sparse array (length 1e6)", sparse],
+    ["function", () => {}],
+    ["NaN", NaN], ["-0", -0], ["Infinity", Infinity], ["1e308", 1e308],
+    ["10 MiB string", big],
+    ["10 MiB string in an array", [big]],
+    ["key-shaped string", "LEAK-SECK_q7Zr9Vx2Kp4Wm8Tn3Hj6"],
+    ["empty string", ""], ["null", null], ["undefined", undefined], ["true", true],
+    ["Date(NaN)", new Date(NaN)],
+    ["throwing toString/valueOf/toPrimitive", { toString: boom, valueOf: boom, [Symbol.toPrimitive]: boom }],
+    ["Object.create(null)", Object.create(null)],
+    ["Map", new Map([["a", "b"]])],
+    ...fakeSignals.map(([n, f]) => [n, f()]),
+  ];
+
+  const fetch = async () => new Response(JSON.stringify({ errors: [{ message: "hostile corpus" }] }),
+    { status: 200, headers: { "content-type": "application/json" } });
+  const base = { endpoint: "https://settlement.invalid/graphql", fetch };
+  const bot = new BotClient(base);
+  const merchant = new MerchantClient(base);
+  const iterator = bot.orders();
+  const listen = (extra) => listenForRampEvents({ allowedOrigin: "https://ramp.example", onCryptoRequested() {}, ...extra });
+
+  // Each slot takes the hostile value `h`.
+  const slots = [];
+  const slot = (name, run) => slots.push([name, run]);
+  for (const [C, n] of [[BotClient, "BotClient"], [MerchantClient, "MerchantClient"]]) {
+    slot(`new ${n}(h)`, (h) => new C(h));
+    for (const k of ["baseUrl", "endpoint", "apiKey", "headers", "fetch", "timeoutMs", "maxRetries", "dangerouslyAllowBrowser"]) {
+      slot(`new ${n}({${k}: h})`, (h) => new C({ ...base, [k]: h }));
+    }
+    slot(`new ${n}({headers: {"x-a": h}})`, (h) => new C({ ...base, headers: { "x-a": h } }));
+  }
+  const withOptions = (name, call) => {
+    slot(`${name}(h)`, (h) => call(h));
+    for (const k of ["fields", "signal", "filter", "perPage", "page"]) slot(`${name}({${k}: h})`, (h) => call({ page: 1, [k]: h }));
+    slot(`${name}({fields: [h]})`, (h) => call({ page: 1, fields: [h] }));
+  };
+  withOptions("bot.profile", (o) => bot.profile(o));
+  withOptions("bot.orderHistory", (o) => bot.orderHistory(o));
+  withOptions("bot.orders", (o) => bot.orders(o));
+  for (const k of ["orderId", "status", "dateFrom", "dateTo", "paymentMethod"]) {
+    slot(`bot.orderHistory({filter: {${k}: h}})`, (h) => bot.orderHistory({ page: 1, filter: { [k]: h } }));
+  }
+  slot("bot.withdrawalInfo(h)", (h) => bot.withdrawalInfo(h));
+  withOptions("bot.withdrawalInfo(\"USDC\", …)", (o) => bot.withdrawalInfo("USDC", o));
+  for (const m of ["acceptWithdrawal", "cancelWithdrawal", "markDepositAsReceived"]) {
+    slot(`bot.${m}(h)`, (h) => bot[m](h));
+    slot(`bot.${m}("p", h)`, (h) => bot[m]("p", h));
+    slot(`bot.${m}("p", {signal: h})`, (h) => bot[m]("p", { signal: h }));
+  }
+  for (const m of ["markWithdrawalAsPaid", "updateRates", "updatePaymentMethodLiquidity"]) {
+    withOptions(`bot.${m}`, (o) => bot[m](o));
+  }
+  slot("bot.reconcile(h)", (h) => bot.reconcile(h));
+  slot("bot.reconcile({id: h})", (h) => bot.reconcile({ id: h, orderId: "o" }));
+  slot("bot.reconcile({orderId: h})", (h) => bot.reconcile({ id: "i", orderId: h }));
+  withOptions("bot.reconcile(order, …)", (o) => bot.reconcile({ id: "i", orderId: "o" }, o));
+  slot("bot.request(h)", (h) => bot.request(h));
+  slot("bot.request(doc, h)", (h) => bot.request("{ a }", h));
+  slot("bot.request(doc, {toJSON: h})", (h) => bot.request("{ a }", { toJSON: h }));
+  slot("bot.request(doc, {toJSON: () => h})", (h) => bot.request("{ a }", { toJSON: () => h }));
+  slot("bot.request(doc, {v: h})", (h) => bot.request("query($v: String) { a(v: $v) }", { v: h }));
+  withOptions("bot.request(doc, null, …)", (o) => bot.request("{ a }", null, o));
+  for (const m of ["account", "availableCountries", "rampLimits", "rampableAssets"]) withOptions(`merchant.${m}`, (o) => merchant[m](o));
+  for (const m of ["paymentMethodTypes", "marketRate", "paymentRequest"]) {
+    slot(`merchant.${m}(h)`, (h) => merchant[m](h));
+    withOptions(`merchant.${m}("KE", …)`, (o) => merchant[m]("KE", o));
+  }
+  slot("iterator.next.call(h)", (h) => OrderIterator.prototype.next.call(h));
+  slot("classifyKey(h)", (h) => classifyKey(h));
+  slot("init(h)", (h) => api.init(h));
+  slot("initSync(h)", (h) => api.initSync(h));
+  slot("onchainRampUrl(h)", (h) => onchainRampUrl(h));
+  for (const k of ["rampUrl", "key", "coin"]) slot(`onchainRampUrl({${k}: h})`, (h) => onchainRampUrl({ rampUrl: "https://ramp.example/x", key: "SBX-PUBK_demo1234", [k]: h }));
+  slot("parseAmount(h)", (h) => parseAmount(h));
+  slot("listenForRampEvents(h)", (h) => listenForRampEvents(h)());
+  for (const k of ["allowedOrigin", "onCryptoRequested", "target"]) slot(`listenForRampEvents({${k}: h})`, (h) => listen({ [k]: h })());
+  // Ramp messages: the listener must never throw, whatever the event.
+  const deliver = (event) => {
+    let listener;
+    const target = { addEventListener(_t, l) { listener = l; }, removeEventListener() {} };
+    const stop = listen({ target });
+    try { listener(event); } finally { stop(); }
+  };
+  slot("ramp message: event h", (h) => deliver(h));
+  slot("ramp message: origin h", (h) => deliver({ origin: h, data: {} }));
+  slot("ramp message: data h", (h) => deliver({ origin: "https://ramp.example", data: h }));
+  slot("ramp message: payload h", (h) => deliver({ origin: "https://ramp.example", data: { event: "crypto.requested", payload: h } }));
+  // Wrong receivers: every method of every class, called on the hostile value.
+  for (const C of [BotClient, MerchantClient, OrderIterator]) {
+    for (const m of Object.getOwnPropertyNames(C.prototype)) {
+      if (m === "constructor" || m.startsWith("__")) continue;
+      slot(`${C.name}.prototype.${m}.call(h)`, (h) => C.prototype[m].call(h));
+    }
+  }
+
+  const cases = [];
+  for (const [slotName, run] of slots) {
+    for (const [valueName, h] of values()) cases.push([`${slotName} with ${valueName}`, () => run(h)]);
+  }
+  // Receivers of the wrong class, freed instances, double free.
+  const others = { bot, merchant, iterator };
+  for (const C of [BotClient, MerchantClient, OrderIterator]) {
+    for (const m of Object.getOwnPropertyNames(C.prototype)) {
+      if (m === "constructor" || m.startsWith("__")) continue;
+      for (const [n, o] of Object.entries(others)) {
+        if (o instanceof C) continue;
+        cases.push([`${C.name}.prototype.${m}.call(${n})`, () => C.prototype[m].call(o)]);
+      }
+    }
+  }
+  const freedBot = () => { const b = new BotClient(base); b.free(); return b; };
+  cases.push(["call on a freed BotClient", () => freedBot().profile()]);
+  cases.push(["orders() on a freed BotClient", () => freedBot().orders()]);
+  cases.push(["double free()", () => freedBot().free()]);
+  cases.push(["next() on a freed iterator", () => { const it = bot.orders(); it.free(); return it.next(); }]);
+  cases.push(["free() from inside an option getter", () => {
+    const b = new BotClient(base);
+    return b.profile({ get fields() { b.free(); return undefined; } });
+  }]);
+  cases.push(["new OrderIterator()", () => new OrderIterator().next()]);
+  cases.push(["a live client whose __wbg_ptr was overwritten", () => {
+    const b = new BotClient(base);
+    b.__wbg_ptr = iterator.__wbg_ptr;
+    return b.profile();
+  }]);
+  cases.push(["Object.setPrototypeOf(bot, OrderIterator.prototype).next()", () => {
+    const b = new BotClient(base);
+    Object.setPrototypeOf(b, OrderIterator.prototype);
+    return b.next();
+  }]);
+  return cases;
+}
+
+/**
+ * The failing cases of issue 11, for repetition: each must end in a SettlementError every
+ * time, and the module must still work afterwards.
+ */
+export function repeatCases(api) {
+  const { BotClient, OrderIterator, listenForRampEvents } = api;
+  const boom = () => { throw new Error("hostile"); };
+  const revoked = () => { const r = Proxy.revocable({}, {}); r.revoke(); return r.proxy; };
+  const fetch = async () => new Response("{\"errors\":[{\"message\":\"x\"}]}", { status: 200 });
+  const base = { endpoint: "https://settlement.invalid/graphql", fetch };
+  const bot = new BotClient(base);
+  const freed = new BotClient(base);
+  freed.free();
+  return [
+    ["new BotClient(revoked Proxy)", () => new BotClient(revoked())],
+    ["profile({fields: new Array(2 ** 32 - 1)})", () => bot.profile({ fields: new Array(2 ** 32 - 1) })],
+    ["profile({fields: Proxy (get throws)})", () => bot.profile({ fields: new Proxy([], { get: boom }) })],
+    ["orderHistory({filter: Proxy (ownKeys throws)})", () => bot.orderHistory({ page: 1, filter: new Proxy({}, { ownKeys: boom }) })],
+    ["profile({signal: Object.create(AbortSignal.prototype)})", () => bot.profile({ signal: Object.create(AbortSignal.prototype) })],
+    ["call on a freed client", () => freed.profile()],
+    ["double free()", () => freed.free()],
+    ["BotClient.prototype.profile.call({})", () => BotClient.prototype.profile.call({})],
+    ["OrderIterator.prototype.next.call(bot)", () => OrderIterator.prototype.next.call(bot)],
+    ["listenForRampEvents(Proxy (get throws))", () => listenForRampEvents(new Proxy({}, { get: boom }))],
+  ];
+}
+
+/**
+ * Runs one case: `{kind: "ok"}`, `{kind: "error", e}` (thrown or rejected), or
+ * `{kind: "hang"}` when a returned promise does not settle within `ms`.
+ */
+export async function settle(run, ms = 5000) {
+  let v;
+  try { v = run(); } catch (e) { return { kind: "error", e }; }
+  if (v instanceof Promise) {
+    let timer;
+    const hang = new Promise((resolve) => { timer = setTimeout(() => resolve({ kind: "hang" }), ms); });
+    const r = await Promise.race([v.then(() => ({ kind: "ok" }), (e) => ({ kind: "error", e })), hang]);
+    clearTimeout(timer);
+    return r;
+  }
+  return { kind: "ok" };
+}
+
+/** `null` when an outcome is acceptable, else why not. */
+export function badOutcome(outcome, SettlementError, codes) {
+  if (outcome.kind === "hang") return "never settled";
+  if (outcome.kind === "ok") return null;
+  const e = outcome.e;
+  if (!(e instanceof SettlementError)) {
+    let text;
+    try { text = String(e && e.stack ? e.stack : e); } catch { text = "(unprintable)"; }
+    return `foreign error: ${text.split("\n").slice(0, 2).join(" | ")}`;
+  }
+  if (!codes.includes(e.code)) return `undocumented code ${e.code}`;
+  return null;
+}

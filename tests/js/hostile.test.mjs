@@ -1,0 +1,170 @@
+// Issue 11 in Node: every hostile value ends in a result or a SettlementError with a documented
+// code (no foreign error, trap, hang or uncaught error); the module survives repeated failures;
+// partial keys are redacted; sizes are capped before allocating.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { SANDBOX_URL, AGENT_KEY, serializeError } from "./helpers.mjs";
+import { hostileCases, repeatCases, settle, badOutcome } from "./hostile.mjs";
+
+// The module's memory and externref table, captured as the Node glue instantiates it.
+let wasmExports;
+const Instance = WebAssembly.Instance;
+WebAssembly.Instance = function (module, imports) {
+  const instance = new Instance(module, imports);
+  wasmExports = Object.values(instance.exports);
+  return instance;
+};
+const api = await import("settlement-wasm");
+WebAssembly.Instance = Instance;
+const usage = () => ({
+  memory: wasmExports.find((v) => v instanceof WebAssembly.Memory).buffer.byteLength,
+  table: wasmExports.find((v) => v instanceof WebAssembly.Table).length,
+});
+const { BotClient, MerchantClient, SettlementError } = api;
+const dts = readFileSync(new URL("./node_modules/settlement-wasm/node/settlement_wasm.d.ts", import.meta.url), "utf8");
+/** The documented codes: the `SettlementErrorCode` union of the published declarations. */
+const CODES = [...(/SettlementErrorCode = ([^;]+);/.exec(dts)[1]).matchAll(/"(\w+)"/g)].map((m) => m[1]);
+const REPEAT = Number(process.env.HOSTILE_REPEAT || 3000);
+
+const uncaught = [];
+process.on("uncaughtException", (e) => uncaught.push(String(e && e.stack ? e.stack : e)));
+process.on("unhandledRejection", (e) => uncaught.push(`unhandled rejection: ${String(e && e.stack ? e.stack : e)}`));
+
+const works = async () => {
+  const p = await new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY }).profile({ fields: ["id"] });
+  assert.equal(p.id, "agent-1");
+};
+
+test("the documented codes are read from the declarations", () => {
+  assert.ok(CODES.includes("invalid_input") && CODES.length >= 10, CODES.join());
+});
+
+test("hostile corpus: every argument set ends in a result or a documented SettlementError", async () => {
+  const cases = hostileCases(api);
+  const bad = [];
+  for (const [name, run] of cases) {
+    const why = badOutcome(await settle(run), SettlementError, CODES);
+    if (why) bad.push(`${name}: ${why}`);
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  console.log(`hostile corpus: ${cases.length} cases, ${bad.length} bad, ${uncaught.length} uncaught`);
+  assert.deepEqual(bad, []);
+  assert.deepEqual(uncaught, []);
+  await works();
+});
+
+test("the issue's examples give invalid_input naming the argument", async () => {
+  const bot = new BotClient({ endpoint: "https://settlement.invalid/graphql", fetch: () => assert.fail("no request") });
+  const r = Proxy.revocable({}, {});
+  r.revoke();
+  const expectField = async (p, field) => {
+    const o = await settle(() => p());
+    assert.equal(o.kind, "error");
+    assert.ok(o.e instanceof SettlementError, String(o.e));
+    assert.equal(o.e.code, "invalid_input");
+    assert.equal(o.e.field, field, o.e.message);
+    return o.e;
+  };
+  await expectField(() => bot.profile(r.proxy), "options");
+  await expectField(() => bot.orderHistory({ page: 1, filter: r.proxy }), "filter");
+  await expectField(() => new BotClient({ endpoint: "/x", headers: r.proxy }), "headers");
+  await expectField(() => new BotClient(r.proxy), "options");
+  let e = await expectField(() => bot.profile({ fields: new Array(2 ** 32 - 1) }), "fields");
+  assert.match(e.message, /more than 128 entries/);
+  await expectField(() => bot.profile({ signal: Object.create(AbortSignal.prototype) }), "signal");
+  await expectField(() => bot.profile({ signal: { aborted: false, addEventListener() { throw new Error("x"); }, removeEventListener() {} } }), "signal");
+  await expectField(() => BotClient.prototype.profile.call({}), "this");
+  await expectField(() => api.OrderIterator.prototype.next.call(bot), "this");
+  const freed = new BotClient({ endpoint: "/x" });
+  freed.free();
+  await expectField(() => freed.profile(), "this");
+  await expectField(() => freed.free(), "this");
+  // A real AbortSignal still works, and aborts.
+  const c = new AbortController();
+  c.abort();
+  const o = await settle(() => new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY }).profile({ signal: c.signal }));
+  assert.equal(o.e.code, "aborted");
+});
+
+test("sizes are capped before allocating, each refusal naming the limit", async () => {
+  const bot = new BotClient({ endpoint: "https://settlement.invalid/graphql", fetch: () => assert.fail("no request") });
+  const refused = async (run, field, re) => {
+    const o = await settle(run);
+    assert.ok(o.e instanceof SettlementError, String(o.e));
+    assert.equal(o.e.code, "invalid_input");
+    assert.equal(o.e.field, field);
+    assert.match(o.e.message, re);
+  };
+  await refused(() => bot.profile({ fields: ["a".repeat(10 * 1024 * 1024)] }), "fields", /longer than 256 characters/);
+  await refused(() => bot.profile({ fields: ["a".repeat(65)] }), "fields", /name longer than 64 characters/);
+  await refused(() => bot.profile({ fields: Array(129).fill("id") }), "fields", /more than 128 entries/);
+  const headers = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`x-h${i}`, "v"]));
+  await refused(() => new BotClient({ endpoint: "/x", headers }), "headers", /more than 32 entries/);
+  await refused(() => new BotClient({ endpoint: "/x", headers: { "x-a": "v".repeat(4097) } }), "headers", /longer than 4096/);
+  await refused(() => bot.orderHistory({ page: 1, filter: { orderId: "o".repeat(257) } }), "filter.orderId", /longer than 256/);
+  await refused(() => bot.orderHistory({ page: 1, filter: { dateFrom: "2".repeat(257) } }), "filter.dateFrom", /longer than 256/);
+  await refused(() => bot.request("{".repeat(100_001)), "document", /longer than 100000 characters/);
+  await refused(() => bot.request("{ a }", { v: "v".repeat(1_000_001) }), "variables", /longer than 1000000 characters/);
+  await refused(() => new BotClient({ baseUrl: `https://x.example/${"a".repeat(5000)}` }), "baseUrl", /longer than 4096/);
+  // At the limits, accepted (up to the request).
+  const ok = new BotClient({ endpoint: "https://settlement.invalid/graphql", fetch: async () => new Response("{\"data\":{\"profile\":{\"id\":\"x\"}}}") });
+  assert.ok(await ok.profile({ fields: ["id"] }));
+});
+
+test(`repetition: ${REPEAT} of each failing case, then a normal call succeeds; nothing grows`, async () => {
+  const before = usage();
+  for (const [name, run] of repeatCases(api)) {
+    for (let i = 0; i < REPEAT; i++) {
+      const why = badOutcome(await settle(run), SettlementError, CODES);
+      if (why) assert.fail(`${name}, repetition ${i}: ${why}`);
+    }
+  }
+  const after = usage();
+  // No leak per failure: neither wasm memory nor the externref table grows (one leaked slot
+  // per failure would add thousands).
+  assert.ok(after.memory - before.memory <= 65536, `wasm memory ${before.memory} -> ${after.memory}`);
+  assert.ok(after.table - before.table <= 128, `externref table ${before.table} -> ${after.table}`);
+  await works();
+  assert.deepEqual(uncaught, []);
+});
+
+test("partial keys are redacted from every error text (custom fetch error, server message)", async () => {
+  const key = "LEAK-SECK_q7Zr9Vx2Kp4Wm8Tn3Hj6";
+  const pieces = ["q7Zr9Vx2Kp4Wm8Tn3Hj6", "LEAK-SECK_q7Zr9Vx2…", "Kp4Wm8Tn", "xx Tn3Hj6q7Zr9Vx2 yy"];
+  const leaks = (text) => {
+    for (let i = 0; i + 8 <= 20; i++) {
+      const piece = "q7Zr9Vx2Kp4Wm8Tn3Hj6".slice(i, i + 8);
+      if (text.includes(piece)) return piece;
+    }
+    return null;
+  };
+  for (const piece of pieces) {
+    const thrower = new BotClient({ endpoint: "https://settlement.invalid/graphql", apiKey: key, maxRetries: 0,
+      fetch: async () => { throw new Error(`proxy refused ${piece}`, { cause: { code: piece, message: piece } }); } });
+    const server = new BotClient({ endpoint: "https://settlement.invalid/graphql", apiKey: key, maxRetries: 0,
+      fetch: async () => new Response(JSON.stringify({
+        errors: [{ message: `bad key ${piece}`, path: [piece], extensions: { hint: piece } }],
+        data: { profile: { note: piece } },
+      }), { status: 200 }) });
+    for (const client of [thrower, server]) {
+      const o = await settle(() => client.profile());
+      assert.ok(o.e instanceof SettlementError);
+      const text = serializeError(o.e) + String(o.e) + o.e.stack;
+      assert.equal(leaks(text), null, text);
+    }
+  }
+  // A key-shaped token in baseUrl, endpoint or a header value is refused without echoing it.
+  for (const [opts, field] of [
+    [{ baseUrl: "https://x.example/LEAK-SECK_q7Zr9Vx2" }, "baseUrl"],
+    [{ endpoint: "/proxy/LEAK-SECK_q7Zr9Vx2/bot" }, "endpoint"],
+    [{ endpoint: "/x", headers: { "x-key": "SBX-PUBK_q7Zr9Vx2" } }, "headers"],
+  ]) {
+    for (const C of [BotClient, MerchantClient]) {
+      const o = await settle(() => new C(opts));
+      assert.equal(o.e.code, "invalid_input");
+      assert.equal(o.e.field, field);
+      assert.equal(leaks(serializeError(o.e)), null, o.e.message);
+    }
+  }
+});
