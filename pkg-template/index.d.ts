@@ -7,7 +7,7 @@ import type {
   SettlementErrorCode, GraphQLErrorInfo, RampListenerOptions, P2PPayment, ReconcileOptions,
 } from "./node/settlement_wasm.js";
 
-// `reconcile` is defined by the package entries (composed from `orders()`; see reconcile.js),
+// `reconcile` is defined by the package entries (composed from `orders()`; see compose.js),
 // so its declaration joins the generated class here.
 declare module "./node/settlement_wasm.js" {
   interface BotClient {

@@ -9,7 +9,7 @@ import wbgInit, {
   initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator,
   BotClient as Bot, MerchantClient as Merchant,
 } from "./web/settlement_wasm.js";
-import { reconcileWith } from "./reconcile.js";
+import { compose } from "./compose.js";
 
 // The public names only (the glue's `__` functions are the entries' internals).
 export { OrderIterator, classifyKey, onchainRampUrl, parseAmount } from "./web/settlement_wasm.js";
@@ -23,56 +23,16 @@ export class SettlementError extends Error {
   }
 }
 
-// Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
-// here, with their own pointer (and free() not while one of their methods runs) reach it.
-function guard(classes) {
-  const live = new WeakMap(), busy = new WeakMap();
-  for (const C of classes) {
-    const P = C.prototype;
-    for (const k of Object.getOwnPropertyNames(P)) {
-      const f = P[k], sync = k == "free" || k == "orders";
-      if (k == "constructor" || k.startsWith("__")) continue;
-      P[k] = function (...a) {
-        const l = live.get(this);
-        if (!l || l[0] !== C || l[1] !== this.__wbg_ptr || (k == "free" && busy.get(this))) {
-          const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
-            { code: "invalid_input", field: "this" });
-          if (sync) throw e;
-          return Promise.reject(e);
-        }
-        busy.set(this, (busy.get(this) | 0) + 1);
-        try {
-          const r = f.apply(this, a);
-          if (k == "free") live.delete(this);
-          if (k == "orders") live.set(r, [classes[2], r.__wbg_ptr]);
-          return r;
-        } finally {
-          busy.set(this, busy.get(this) - 1);
-        }
-      };
-    }
-    if (Symbol.dispose) P[Symbol.dispose] = P.free;
-  }
-  return classes.slice(0, 2).map((C) => new Proxy(C, {
-    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, [t, o.__wbg_ptr]); return o; },
-  }));
-}
-
-export const [BotClient, MerchantClient] = guard([Bot, Merchant, OrderIterator]);
+// The named methods, reconcile and the receiver guard: see compose.js.
+export const [BotClient, MerchantClient] = compose(Bot, Merchant, OrderIterator, SettlementError);
 
 let ready = null;
-
-/** `BotClient.prototype.reconcile`: see reconcile.js and index.d.ts. */
-function reconcile(order, options) {
-  return reconcileWith(this, order, options, SettlementError);
-}
 
 function finish() {
   __registerErrorClass(SettlementError);
   if (!OrderIterator.prototype[Symbol.asyncIterator]) {
     OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; };
   }
-  BotClient.prototype.reconcile = reconcile;
 }
 
 /**

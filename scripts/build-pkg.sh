@@ -103,9 +103,9 @@ node_modules/.bin/esbuild --bundle --format=esm "${minify[@]}" --log-level=warni
   --external:./wasm-load-error.js pkg/index.js --outfile=pkg/index.bundle.js
 mv pkg/index.bundle.js pkg/index.js
 rm "$glue"
-# reconcile.js (bundled into index.js above) as CommonJS for the Node entry.
-node_modules/.bin/esbuild --format=cjs --platform=node --log-level=warning pkg/reconcile.js --outfile=pkg/node/reconcile.cjs
-rm pkg/reconcile.js
+# compose.js (bundled into index.js above) as CommonJS for the Node entry.
+node_modules/.bin/esbuild --format=cjs --platform=node --log-level=warning pkg/compose.js --outfile=pkg/node/compose.cjs
+rm pkg/compose.js
 if [ "$opt" = 1 ]; then
   node_modules/.bin/esbuild --minify --format=esm --log-level=warning pkg/wasm-load-error.js --outfile=pkg/wasm-load-error.min.js
   mv pkg/wasm-load-error.min.js pkg/wasm-load-error.js

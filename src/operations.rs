@@ -709,6 +709,33 @@ pub const MUTATIONS: [&Operation; 6] = [
     &UPDATE_PAYMENT_METHOD_LIQUIDITY,
 ];
 
+/// The operations of `BotClient`'s JavaScript methods, numbered as its one export `__call(n, …)`
+/// numbers them (`request` is `n = BOT_CALLS.len()`). The package entries define each method
+/// on the prototype in this order (pkg-template/compose.js; a native test compares the lists):
+/// one export instead of one per method, each ~80 B gzip of wasm-bindgen shim (measured).
+pub const BOT_CALLS: [&Operation; 9] = [
+    &PROFILE,
+    &ORDER_HISTORY,
+    &WITHDRAWAL_INFO,
+    &ACCEPT_WITHDRAWAL,
+    &CANCEL_WITHDRAWAL,
+    &MARK_DEPOSIT_AS_RECEIVED,
+    &MARK_WITHDRAWAL_AS_PAID,
+    &UPDATE_RATES,
+    &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+];
+
+/// `MerchantClient`'s methods, numbered as its `__call(n, …)` numbers them (see [`BOT_CALLS`]).
+pub const MERCHANT_CALLS: [&Operation; 7] = [
+    &ACCOUNT,
+    &AVAILABLE_COUNTRIES,
+    &PAYMENT_METHOD_TYPES,
+    &MARKET_RATE,
+    &RAMP_LIMITS,
+    &RAMPABLE_ASSETS,
+    &MERCHANT_PAYMENT_REQUEST,
+];
+
 /// Every built-in operation.
 pub const ALL: [&Operation; 16] = [
     &PROFILE,

@@ -26,11 +26,6 @@ try {
 
 glue.__registerErrorClass(SettlementError);
 glue.OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; };
-// See reconcile.js (the browser entry bundles the same function).
-const { reconcileWith } = require("./reconcile.cjs");
-glue.BotClient.prototype.reconcile = function reconcile(order, options) {
-  return reconcileWith(this, order, options, SettlementError);
-};
 
 /** See index.d.ts (same as the browser entry's). */
 function listenForRampEvents(options) {
@@ -53,48 +48,15 @@ function listenForRampEvents(options) {
   return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
 }
 
-// Receiver guard: the glue passes `this.__wbg_ptr` to Rust unchecked; only live instances made
-// here, with their own pointer (and free() not while one of their methods runs) reach it.
-function guard(classes) {
-  const live = new WeakMap(), busy = new WeakMap();
-  for (const C of classes) {
-    const P = C.prototype;
-    for (const k of Object.getOwnPropertyNames(P)) {
-      const f = P[k], sync = k == "free" || k == "orders";
-      if (k == "constructor" || k.startsWith("__")) continue;
-      P[k] = function (...a) {
-        const l = live.get(this);
-        if (!l || l[0] !== C || l[1] !== this.__wbg_ptr || (k == "free" && busy.get(this))) {
-          const e = new SettlementError("this: not a live instance of this class (freed, or another object)",
-            { code: "invalid_input", field: "this" });
-          if (sync) throw e;
-          return Promise.reject(e);
-        }
-        busy.set(this, (busy.get(this) | 0) + 1);
-        try {
-          const r = f.apply(this, a);
-          if (k == "free") live.delete(this);
-          if (k == "orders") live.set(r, [classes[2], r.__wbg_ptr]);
-          return r;
-        } finally {
-          busy.set(this, busy.get(this) - 1);
-        }
-      };
-    }
-    if (Symbol.dispose) P[Symbol.dispose] = P.free;
-  }
-  return classes.slice(0, 2).map((C) => new Proxy(C, {
-    construct(t, a, n) { const o = Reflect.construct(t, a, n); live.set(o, [t, o.__wbg_ptr]); return o; },
-  }));
-}
-
 const ready = Promise.resolve();
 function init() { return ready; }
 function initSync() {}
 
 // The public names only (the glue's `__` functions are this entry's internals).
 const { OrderIterator, classifyKey, onchainRampUrl, parseAmount } = glue;
-const [BotClient, MerchantClient] = guard([glue.BotClient, glue.MerchantClient, OrderIterator]);
+// The named methods, reconcile and the receiver guard: see compose.js (this is its CommonJS twin).
+const [BotClient, MerchantClient] = require("./compose.cjs")
+  .compose(glue.BotClient, glue.MerchantClient, OrderIterator, SettlementError);
 module.exports = {
   BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
   SettlementError, listenForRampEvents, init, initSync, default: init,

@@ -15,11 +15,7 @@ use crate::bot::{next_row, order_history_values, BotClient, PageQuery};
 use crate::call::PreparedCall;
 use crate::config::BOT_PATH;
 use crate::error::Error;
-use crate::operations::{
-    Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
-    MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
-    WITHDRAWAL_INFO,
-};
+use crate::operations::{Operation, Value, BOT_CALLS, ORDER_HISTORY, PROFILE, WITHDRAWAL_INFO};
 use crate::pager::Pager;
 use crate::transport::FetchTransport;
 use crate::types::FieldOptions;
@@ -70,34 +66,6 @@ impl JsBotClient {
         }
     }
 
-    /// The agent's profile (default: every field but `apiKey`); see `ProfileOptions`.
-    #[wasm_bindgen(skip_jsdoc, unchecked_return_type = "Promise<AgentProfile>")]
-    pub fn profile(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "ProfileOptions")] options: JsValue,
-    ) -> Promise {
-        let call =
-            options::field_options(&options).and_then(|o| self.inner.prepare(&PROFILE, vec![], o));
-        self.run(call)
-    }
-
-    /// One page of the order history; see `OrderHistoryOptions`.
-    #[wasm_bindgen(js_name = orderHistory, skip_jsdoc, unchecked_return_type = "Promise<OrderHistoryPage>")]
-    pub fn order_history(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "OrderHistoryOptions")] options: JsValue,
-    ) -> Promise {
-        let call = options::order_history_args(&options).and_then(|a| {
-            let values = order_history_values(a.page, a.per_page, a.filter);
-            let o = FieldOptions {
-                fields: a.fields,
-                signal: a.signal,
-            };
-            self.inner.prepare(&ORDER_HISTORY, values, o)
-        });
-        self.run(call)
-    }
-
     /// Every matching order, page by page, for `for await`; throws on invalid options.
     #[wasm_bindgen(skip_jsdoc)]
     pub fn orders(
@@ -121,13 +89,76 @@ impl JsBotClient {
         })
     }
 
+    /// Every other method: `n` numbers them as `BOT_CALLS` (then `request`); the package entries
+    /// define the named methods (pkg-template/compose.js) and their types are `BOT_TS` below.
+    #[wasm_bindgen(js_name = __call, skip_typescript)]
+    pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> Promise {
+        let Some(op) = BOT_CALLS.get(n as usize) else {
+            return self.request(a, b, c);
+        };
+        match n {
+            0 => self.profile(a),
+            1 => self.order_history(a),
+            2 => self.withdrawal_info(a, b),
+            3..=5 => self.order_mutation(op, &a, &b),
+            _ => self.run_op(op, options::mutation_values(op, &a)),
+        }
+    }
+}
+
+// The methods reached through `__call`, declared for TypeScript here (an interface merges
+// with the generated class); each line names the declaration's result type (checked by a
+// native test against `operations.rs`).
+#[wasm_bindgen(typescript_custom_section)]
+const BOT_TS: &'static str = r#"
+export interface BotClient {
+    /** The agent's profile (default: every field but `apiKey`); see `ProfileOptions`. */
+    profile(options?: ProfileOptions): Promise<AgentProfile>;
+    /** One page of the order history; see `OrderHistoryOptions`. */
+    orderHistory(options: OrderHistoryOptions): Promise<OrderHistoryPage>;
+    /** Withdrawal information for a coin such as `"USDC"`, or `null` when unknown. */
+    withdrawalInfo(symbol: string, options?: WithdrawalInfoOptions): Promise<WithdrawalInfo | null>;
+    /** Accepts a pending withdrawal (by the order's `id`); sent once, never retried. */
+    acceptWithdrawal(p2pPayment: string, options?: RequestOptions): Promise<boolean>;
+    /** Cancels a withdrawal (by the order's `id`); sent once, never retried. */
+    cancelWithdrawal(p2pPayment: string, options?: RequestOptions): Promise<boolean>;
+    /** Confirms a deposit's fiat arrived (by the order's `id`); sent once, never retried. */
+    markDepositAsReceived(p2pPayment: string, options?: RequestOptions): Promise<boolean>;
+    /** Records that an accepted withdrawal was paid; see `MarkWithdrawalAsPaidOptions`. */
+    markWithdrawalAsPaid(options: MarkWithdrawalAsPaidOptions): Promise<boolean>;
+    /** Sets rates and margins (at least one); see `UpdateRatesOptions`. */
+    updateRates(options: UpdateRatesOptions): Promise<boolean>;
+    /** Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`. */
+    updatePaymentMethodLiquidity(options: UpdatePaymentMethodLiquidityOptions): Promise<P2PPaymentMethod>;
+    /** Any other operation's `data`; retried only if every operation in it is a query. */
+    request(document: string, variables?: GraphQLVariables | null, options?: RequestOptions): Promise<{ [field: string]: unknown }>;
+}
+"#;
+
+/// The methods' own functions (not exported: `__call` reaches them).
+impl JsBotClient {
+    /// The agent's profile (default: every field but `apiKey`); see `ProfileOptions`.
+    fn profile(&self, options: JsValue) -> Promise {
+        let call =
+            options::field_options(&options).and_then(|o| self.inner.prepare(&PROFILE, vec![], o));
+        self.run(call)
+    }
+
+    /// One page of the order history; see `OrderHistoryOptions`.
+    fn order_history(&self, options: JsValue) -> Promise {
+        let call = options::order_history_args(&options).and_then(|a| {
+            let values = order_history_values(a.page, a.per_page, a.filter);
+            let o = FieldOptions {
+                fields: a.fields,
+                signal: a.signal,
+            };
+            self.inner.prepare(&ORDER_HISTORY, values, o)
+        });
+        self.run(call)
+    }
+
     /// Withdrawal information for a coin such as `"USDC"`, or `null` when unknown.
-    #[wasm_bindgen(js_name = withdrawalInfo, skip_jsdoc, unchecked_return_type = "Promise<WithdrawalInfo | null>")]
-    pub fn withdrawal_info(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] symbol: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "WithdrawalInfoOptions")] options: JsValue,
-    ) -> Promise {
+    fn withdrawal_info(&self, symbol: JsValue, options: JsValue) -> Promise {
         let call = options::string_arg(&symbol, "symbol").and_then(|symbol| {
             let o = options::field_options(&options)?;
             self.inner
@@ -153,81 +184,8 @@ impl JsBotClient {
         self.run_op(op, read)
     }
 
-    /// Accepts a pending withdrawal (by the order's `id`); sent once, never retried.
-    #[wasm_bindgen(js_name = acceptWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
-    pub fn accept_withdrawal(
-        &self,
-        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
-        self.order_mutation(&ACCEPT_WITHDRAWAL, &p2p_payment, &options)
-    }
-
-    /// Cancels a withdrawal (by the order's `id`); sent once, never retried.
-    #[wasm_bindgen(js_name = cancelWithdrawal, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
-    pub fn cancel_withdrawal(
-        &self,
-        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
-        self.order_mutation(&CANCEL_WITHDRAWAL, &p2p_payment, &options)
-    }
-
-    /// Confirms a deposit's fiat arrived (by the order's `id`); sent once, never retried.
-    #[wasm_bindgen(js_name = markDepositAsReceived, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
-    pub fn mark_deposit_as_received(
-        &self,
-        #[wasm_bindgen(js_name = p2pPayment, unchecked_param_type = "string")] p2p_payment: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
-        self.order_mutation(&MARK_DEPOSIT_AS_RECEIVED, &p2p_payment, &options)
-    }
-
-    /// Records that an accepted withdrawal was paid; see `MarkWithdrawalAsPaidOptions`.
-    #[wasm_bindgen(js_name = markWithdrawalAsPaid, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
-    pub fn mark_withdrawal_as_paid(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "MarkWithdrawalAsPaidOptions")] options: JsValue,
-    ) -> Promise {
-        let read = options::mutation_values(&MARK_WITHDRAWAL_AS_PAID, &options);
-        self.run_op(&MARK_WITHDRAWAL_AS_PAID, read)
-    }
-
-    /// Sets rates and margins (at least one); see `UpdateRatesOptions`.
-    #[wasm_bindgen(js_name = updateRates, skip_jsdoc, unchecked_return_type = "Promise<boolean>")]
-    pub fn update_rates(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "UpdateRatesOptions")] options: JsValue,
-    ) -> Promise {
-        self.run_op(
-            &UPDATE_RATES,
-            options::mutation_values(&UPDATE_RATES, &options),
-        )
-    }
-
-    /// Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`.
-    #[wasm_bindgen(js_name = updatePaymentMethodLiquidity, skip_jsdoc, unchecked_return_type = "Promise<P2PPaymentMethod>")]
-    pub fn update_payment_method_liquidity(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "UpdatePaymentMethodLiquidityOptions")]
-        options: JsValue,
-    ) -> Promise {
-        let read = options::mutation_values(&UPDATE_PAYMENT_METHOD_LIQUIDITY, &options);
-        self.run_op(&UPDATE_PAYMENT_METHOD_LIQUIDITY, read)
-    }
-
     /// Any other operation's `data`; retried only if every operation in it is a query.
-    #[wasm_bindgen(
-        skip_jsdoc,
-        unchecked_return_type = "Promise<{ [field: string]: unknown }>"
-    )]
-    pub fn request(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] document: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "GraphQLVariables | null")]
-        variables: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
+    fn request(&self, document: JsValue, variables: JsValue, options: JsValue) -> Promise {
         let call = options::string_arg(&document, "document").and_then(|document| {
             let vars = options::variables(&variables)?;
             let opts = options::call_options(&options)?;

@@ -10,10 +10,7 @@ use super::error::to_js;
 use super::options::{field_options, string_arg};
 use crate::config::MERCHANT_PATH;
 use crate::merchant::MerchantClient;
-use crate::operations::{
-    Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, MARKET_RATE, MERCHANT_PAYMENT_REQUEST,
-    PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
-};
+use crate::operations::{Operation, Value, MERCHANT_CALLS};
 use crate::transport::FetchTransport;
 
 type Client = MerchantClient<FetchTransport>;
@@ -62,71 +59,37 @@ impl JsMerchantClient {
         }
     }
 
-    /// The merchant account; needs the secret key (a public key gets `forbidden`).
-    #[wasm_bindgen(skip_jsdoc, unchecked_return_type = "Promise<Account>")]
-    pub fn account(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&ACCOUNT, None, &options)
-    }
-
-    /// The countries the service operates in.
-    #[wasm_bindgen(js_name = availableCountries, skip_jsdoc, unchecked_return_type = "Promise<Country[]>")]
-    pub fn available_countries(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&AVAILABLE_COUNTRIES, None, &options)
-    }
-
-    /// The P2P payment methods of a country (`countryId`: a `Country.id`).
-    #[allow(non_snake_case)] // the parameter's name is the .d.ts's
-    #[wasm_bindgen(js_name = paymentMethodTypes, skip_jsdoc, unchecked_return_type = "Promise<PaymentMethodType[]>")]
-    pub fn payment_method_types(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] countryId: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&PAYMENT_METHOD_TYPES, Some(&countryId), &options)
-    }
-
-    /// Indicative rates of a country (ISO 3166-1 alpha-2 code), or `null` when unknown.
-    #[allow(non_snake_case)] // the parameter's name is the .d.ts's
-    #[wasm_bindgen(js_name = marketRate, skip_jsdoc, unchecked_return_type = "Promise<MarketRate | null>")]
-    pub fn market_rate(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] countryCode: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&MARKET_RATE, Some(&countryCode), &options)
-    }
-
-    /// The ramp limits (USD).
-    #[wasm_bindgen(js_name = rampLimits, skip_jsdoc, unchecked_return_type = "Promise<RampLimits>")]
-    pub fn ramp_limits(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&RAMP_LIMITS, None, &options)
-    }
-
-    /// The assets the onchain ramp handles.
-    #[wasm_bindgen(js_name = rampableAssets, skip_jsdoc, unchecked_return_type = "Promise<RampableAsset[]>")]
-    pub fn rampable_assets(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&RAMPABLE_ASSETS, None, &options)
-    }
-
-    /// A payment request by its exact reference, or `null` when unknown.
-    #[wasm_bindgen(js_name = paymentRequest, skip_jsdoc, unchecked_return_type = "Promise<PaymentRequest | null>")]
-    pub fn payment_request(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "MerchantCallOptions")] options: JsValue,
-    ) -> Promise {
-        self.call(&MERCHANT_PAYMENT_REQUEST, Some(&reference), &options)
+    /// Every method: `n` numbers them as `MERCHANT_CALLS`; the package entries define the named
+    /// methods (pkg-template/compose.js) and their types are `MERCHANT_TS` below.
+    #[wasm_bindgen(js_name = __call, skip_typescript)]
+    pub fn call_n(&self, n: u32, a: JsValue, b: JsValue) -> Promise {
+        match MERCHANT_CALLS.get(n as usize) {
+            Some(op) if op.args.is_empty() => self.call(op, None, &a),
+            Some(op) => self.call(op, Some(&a), &b),
+            None => Promise::reject(&JsValue::UNDEFINED),
+        }
     }
 }
+
+// The methods reached through `__call`, declared for TypeScript here (an interface merges
+// with the generated class); each line names the declaration's result type (checked by a
+// native test against `operations.rs`).
+#[wasm_bindgen(typescript_custom_section)]
+const MERCHANT_TS: &'static str = r#"
+export interface MerchantClient {
+    /** The merchant account; needs the secret key (a public key gets `forbidden`). */
+    account(options?: MerchantCallOptions): Promise<Account>;
+    /** The countries the service operates in. */
+    availableCountries(options?: MerchantCallOptions): Promise<Country[]>;
+    /** The P2P payment methods of a country (`countryId`: a `Country.id`). */
+    paymentMethodTypes(countryId: string, options?: MerchantCallOptions): Promise<PaymentMethodType[]>;
+    /** Indicative rates of a country (ISO 3166-1 alpha-2 code), or `null` when unknown. */
+    marketRate(countryCode: string, options?: MerchantCallOptions): Promise<MarketRate | null>;
+    /** The ramp limits (USD). */
+    rampLimits(options?: MerchantCallOptions): Promise<RampLimits>;
+    /** The assets the onchain ramp handles. */
+    rampableAssets(options?: MerchantCallOptions): Promise<RampableAsset[]>;
+    /** A payment request by its exact reference, or `null` when unknown. */
+    paymentRequest(reference: string, options?: MerchantCallOptions): Promise<PaymentRequest | null>;
+}
+"#;

@@ -748,39 +748,75 @@ mod schema {
     }
 }
 
-/// The JavaScript bindings are written by hand (`#[wasm_bindgen]` attributes cannot read a
-/// constant), so this checks them against the declarations: every operation has its method
-/// on the right class, promising exactly the declared result type.
+/// The JavaScript methods are declared by hand (a TypeScript section in src/js/*.rs; the
+/// package entries define them from `__call`), so this checks them against the declarations:
+/// every operation has its method on the right class, promising exactly the declared result.
 #[test]
 fn js_bindings_promise_the_declared_results() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/");
-    let bot = std::fs::read_to_string(format!("{dir}bot.rs")).expect("src/js/bot.rs");
-    let merchant =
-        std::fs::read_to_string(format!("{dir}merchant.rs")).expect("src/js/merchant.rs");
+    let section = |file: &str, class: &str| {
+        let source = std::fs::read_to_string(format!("{dir}{file}")).expect(file);
+        let start = format!("export interface {class} {{");
+        let at = source
+            .find(&start)
+            .unwrap_or_else(|| panic!("{file}: no {start}"));
+        let rest = &source[at..];
+        rest[..rest.find("\n}").expect("end of the interface")].to_owned()
+    };
+    let bot = section("bot.rs", "BotClient");
+    let merchant = section("merchant.rs", "MerchantClient");
     let mut problems = vec![];
     for op in ALL {
         let source = match op.endpoint {
             Endpoint::Bot => &bot,
             Endpoint::Merchant => &merchant,
         };
-        // The attribute block of the method: from its `#[wasm_bindgen(` to its `pub fn`.
-        let by_js_name = format!("js_name = {},", op.method);
-        let by_fn_name = format!("pub fn {}(", op.method);
-        let found = source.split("#[wasm_bindgen(").find(|chunk| {
-            let head = chunk.split("pub fn").next().unwrap_or("");
-            head.contains(&by_js_name) || chunk.contains(&by_fn_name)
-        });
-        let promise = format!("unchecked_return_type = \"Promise<{}>\"", op.result);
-        match found {
-            None => problems.push(format!("{}: no method {}", op.name, op.method)),
-            Some(chunk) if !chunk.contains(&promise) => problems.push(format!(
+        let start = format!("    {}(", op.method);
+        let lines: Vec<&str> = source.lines().filter(|l| l.starts_with(&start)).collect();
+        let promise = format!("): Promise<{}>;", op.result);
+        match lines.as_slice() {
+            [line] if line.ends_with(&promise) => {}
+            [_] => problems.push(format!(
                 "{}: {} does not declare {promise}",
                 op.name, op.method
             )),
-            Some(_) => {}
+            _ => problems.push(format!(
+                "{}: {} declarations of {}",
+                op.name,
+                lines.len(),
+                op.method
+            )),
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// The package entries number the methods as `__call` does: compose.js lists the names in the
+/// order of `BOT_CALLS` (then `request`) and `MERCHANT_CALLS`.
+#[test]
+fn entries_number_the_methods_as_the_exports_do() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/compose.js");
+    let js = std::fs::read_to_string(path).expect("pkg-template/compose.js");
+    // `export const NAME = "a b " +\n  "c d";` -> ["a", "b", "c", "d"]
+    let list = |name: &str| -> Vec<String> {
+        let at = js.find(&format!("export const {name} = ")).expect(name);
+        let text = &js[at..at + js[at..].find(';').expect("end of the list")];
+        text.split('"')
+            .skip(1)
+            .step_by(2)
+            .flat_map(|part| part.split_whitespace().map(str::to_owned))
+            .collect()
+    };
+    let mut bot: Vec<String> = BOT_CALLS.iter().map(|op| op.method.to_owned()).collect();
+    bot.push("request".to_owned());
+    assert_eq!(list("BOT_METHODS"), bot);
+    let merchant: Vec<String> = MERCHANT_CALLS
+        .iter()
+        .map(|op| op.method.to_owned())
+        .collect();
+    assert_eq!(list("MERCHANT_METHODS"), merchant);
+    // Every declared operation is reachable through one of them.
+    assert_eq!(BOT_CALLS.len() + MERCHANT_CALLS.len(), ALL.len());
 }
 
 /// The npm README's method tables are prose, so this checks them against the declarations:
