@@ -6,13 +6,13 @@
 //
 // No top-level await: nothing is fetched until init() is called.
 import wbgInit, {
-  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts, OrderIterator,
+  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts,
   BotClient as Bot, MerchantClient as Merchant,
 } from "./web/settlement_wasm.js";
 import { compose } from "./compose.js";
 
 // The public names only (the glue's `__` functions are the entries' internals).
-export { OrderIterator, classifyKey, onchainRampUrl, parseAmount } from "./web/settlement_wasm.js";
+export { classifyKey, onchainRampUrl, parseAmount } from "./web/settlement_wasm.js";
 
 /** Every failure of this package is a SettlementError (see index.d.ts for its fields). */
 export class SettlementError extends Error {
@@ -23,16 +23,13 @@ export class SettlementError extends Error {
   }
 }
 
-// The named methods, reconcile and the receiver guard: see compose.js.
-export const [BotClient, MerchantClient] = compose(Bot, Merchant, OrderIterator, SettlementError);
+// The named methods, orders() and its OrderIterator, reconcile and the receiver guard: see compose.js.
+export const [BotClient, MerchantClient, OrderIterator] = compose(Bot, Merchant, SettlementError);
 
 let ready = null;
 
 function finish() {
   __registerErrorClass(SettlementError);
-  if (!OrderIterator.prototype[Symbol.asyncIterator]) {
-    OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; };
-  }
 }
 
 /**

@@ -559,8 +559,8 @@ pub struct PaymentRequest {
 // What tsify cannot derive. Open unions: the service may add statuses, so any string is
 // admitted while the known ones are still offered (`string & {}`), and they are statuses as
 // strings, not Rust enums. Index signatures: every result keeps the members the caller
-// selects with `fields` beyond the known ones (merged into the derived interfaces). The
-// variables object, and the async-iterator protocol of the `OrderIterator` class.
+// selects with `fields` beyond the known ones (merged into the derived interfaces). And the
+// variables object.
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const OPEN_TYPES_TS: &'static str = r#"
 /** A P2P payment status. The known lifecycle values are listed; unknown values pass through. */
@@ -583,10 +583,6 @@ export interface MarketRate { [field: string]: unknown }
 export interface RampLimits { [field: string]: unknown }
 export interface RampableAsset { [field: string]: unknown }
 export interface PaymentRequest { [field: string]: unknown }
-
-export interface OrderIterator {
-  [Symbol.asyncIterator](): OrderIterator;
-}
 "#;
 
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).

@@ -25,7 +25,6 @@ try {
 }
 
 glue.__registerErrorClass(SettlementError);
-glue.OrderIterator.prototype[Symbol.asyncIterator] = function () { return this; };
 
 /** See index.d.ts (same as the browser entry's). */
 function listenForRampEvents(options) {
@@ -53,10 +52,11 @@ function init() { return ready; }
 function initSync() {}
 
 // The public names only (the glue's `__` functions are this entry's internals).
-const { OrderIterator, classifyKey, onchainRampUrl, parseAmount } = glue;
-// The named methods, reconcile and the receiver guard: see compose.js (this is its CommonJS twin).
-const [BotClient, MerchantClient] = require("./compose.cjs")
-  .compose(glue.BotClient, glue.MerchantClient, OrderIterator, SettlementError);
+const { classifyKey, onchainRampUrl, parseAmount } = glue;
+// The named methods, orders() and its OrderIterator, reconcile and the receiver guard: see
+// compose.js (this is its CommonJS twin).
+const [BotClient, MerchantClient, OrderIterator] = require("./compose.cjs")
+  .compose(glue.BotClient, glue.MerchantClient, SettlementError);
 module.exports = {
   BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
   SettlementError, listenForRampEvents, init, initSync, default: init,

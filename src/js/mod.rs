@@ -2,7 +2,7 @@
 //! convert arguments, forward to the Rust API and map errors to `SettlementError`. No logic
 //! of their own.
 //!
-//! Exports: `BotClient`, `OrderIterator`, `MerchantClient`, `classifyKey`, `onchainRampUrl`,
+//! Exports: `BotClient`, `MerchantClient`, `classifyKey`, `onchainRampUrl`,
 //! `parseAmount`, `__registerErrorClass`, and `__rampListener` / `__rampAccepts` (used by
 //! `listenForRampEvents` in the package entries).
 
