@@ -7,7 +7,7 @@
 // No top-level await: nothing is fetched until init() is called.
 import wbgInit, {
   initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts,
-  BotClient as Bot, MerchantClient as Merchant,
+  __Client,
 } from "./web/settlement_wasm.js";
 import { compose } from "./compose.js";
 
@@ -24,7 +24,7 @@ export class SettlementError extends Error {
 }
 
 // The named methods, orders() and its OrderIterator, reconcile and the receiver guard: see compose.js.
-export const [BotClient, MerchantClient, OrderIterator] = compose(Bot, Merchant, SettlementError);
+export const [BotClient, MerchantClient, OrderIterator] = compose(__Client, SettlementError);
 
 let ready = null;
 

@@ -56,7 +56,7 @@ const { classifyKey, onchainRampUrl, parseAmount } = glue;
 // The named methods, orders() and its OrderIterator, reconcile and the receiver guard: see
 // compose.js (this is its CommonJS twin).
 const [BotClient, MerchantClient, OrderIterator] = require("./compose.cjs")
-  .compose(glue.BotClient, glue.MerchantClient, SettlementError);
+  .compose(glue.__Client, SettlementError);
 module.exports = {
   BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
   SettlementError, listenForRampEvents, init, initSync, default: init,

@@ -24,8 +24,7 @@ type Client = BotClient<FetchTransport>;
 // count against the size budget: they are kept to one line here, and the details live on the
 // option types (`types.rs`, `config.rs`: TypeScript derived by tsify, declarations only).
 
-/// Client of the bot (agent) endpoint; every method rejects with a `SettlementError`.
-#[wasm_bindgen(js_name = BotClient)]
+/// The bot (agent) endpoint's side of the wasm class `__Client` (see `super::JsClient`).
 pub struct JsBotClient {
     inner: Rc<Client>,
 }
@@ -36,14 +35,9 @@ pub(super) fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, Error>>>
     future_to_promise(async move { future.await.map_err(|e| to_js(&e)) })
 }
 
-#[wasm_bindgen(js_class = BotClient)]
 impl JsBotClient {
-    /// Throws `SettlementError` (`invalid_input`) for invalid options; see `BotClientOptions`.
-    #[wasm_bindgen(constructor, skip_jsdoc)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "BotClientOptions")] options: JsValue,
-    ) -> Result<JsBotClient, JsValue> {
-        let client = Client::from_client(super::new_client(&options, BOT_PATH, false)?);
+    pub fn new(options: &JsValue) -> Result<JsBotClient, JsValue> {
+        let client = Client::from_client(super::new_client(options, BOT_PATH, false)?);
         Ok(JsBotClient {
             inner: Rc::new(client),
         })
@@ -68,7 +62,6 @@ impl JsBotClient {
     /// so that invalid options throw there. The iteration itself is composed from
     /// `orderHistory` in pkg-template/compose.js: as Rust (a wasm class around the pager) it
     /// cost 1.8 KB gzip of wasm and 1.3 KB of glue; the Rust API keeps `BotClient::orders`.
-    #[wasm_bindgen(js_name = __orders, skip_typescript)]
     pub fn check_orders(&self, options: JsValue) -> Result<(), JsValue> {
         let args = options::orders_args(&options);
         args.and_then(|a| PageQuery::new(a.per_page, a.filter, a.fields.as_deref(), a.signal))
@@ -78,7 +71,6 @@ impl JsBotClient {
 
     /// Every other method: `n` numbers them as `BOT_CALLS` (then `request`); the package entries
     /// define the named methods (pkg-template/compose.js) and their types are `BOT_TS` below.
-    #[wasm_bindgen(js_name = __call, skip_typescript)]
     pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> Promise {
         let Some(op) = BOT_CALLS.get(n as usize) else {
             return self.request(a, b, c);
@@ -93,12 +85,16 @@ impl JsBotClient {
     }
 }
 
-// The methods reached through `__call`, declared for TypeScript here (an interface merges
-// with the generated class); each line names the declaration's result type (checked by a
-// native test against `operations.rs`).
+// The JavaScript class (pkg-template/compose.js), declared for TypeScript here; each method
+// line names the declaration's result type (checked by a native test against `operations.rs`).
 #[wasm_bindgen(typescript_custom_section)]
 const BOT_TS: &'static str = r#"
-export interface BotClient {
+/** Client of the bot (agent) endpoint; every method rejects with a `SettlementError`. */
+export declare class BotClient {
+    /** Throws `SettlementError` (`invalid_input`) for invalid options; see `BotClientOptions`. */
+    constructor(options: BotClientOptions);
+    /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
+    free(): void;
     /** Every matching order, page by page, for `for await`; throws on invalid options. */
     orders(options?: OrdersOptions): OrderIterator;
     /** The agent's profile (default: every field but `apiKey`); see `ProfileOptions`. */

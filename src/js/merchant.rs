@@ -15,20 +15,14 @@ use crate::transport::FetchTransport;
 
 type Client = MerchantClient<FetchTransport>;
 
-/// Client of the merchant endpoint (public-key-safe reads, and `account` with the secret key).
-#[wasm_bindgen(js_name = MerchantClient)]
+/// The merchant endpoint's side of the wasm class `__Client` (see `super::JsClient`).
 pub struct JsMerchantClient {
     inner: Rc<Client>,
 }
 
-#[wasm_bindgen(js_class = MerchantClient)]
 impl JsMerchantClient {
-    /// Throws `SettlementError` (`secret_key_in_browser`, `invalid_input`); see `MerchantClientOptions`.
-    #[wasm_bindgen(constructor, skip_jsdoc)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "MerchantClientOptions")] options: JsValue,
-    ) -> Result<JsMerchantClient, JsValue> {
-        let client = Client::from_client(super::new_client(&options, MERCHANT_PATH, true)?);
+    pub fn new(options: &JsValue) -> Result<JsMerchantClient, JsValue> {
+        let client = Client::from_client(super::new_client(options, MERCHANT_PATH, true)?);
         Ok(JsMerchantClient {
             inner: Rc::new(client),
         })
@@ -61,7 +55,6 @@ impl JsMerchantClient {
 
     /// Every method: `n` numbers them as `MERCHANT_CALLS`; the package entries define the named
     /// methods (pkg-template/compose.js) and their types are `MERCHANT_TS` below.
-    #[wasm_bindgen(js_name = __call, skip_typescript)]
     pub fn call_n(&self, n: u32, a: JsValue, b: JsValue) -> Promise {
         match MERCHANT_CALLS.get(n as usize) {
             Some(op) if op.args.is_empty() => self.call(op, None, &a),
@@ -71,12 +64,16 @@ impl JsMerchantClient {
     }
 }
 
-// The methods reached through `__call`, declared for TypeScript here (an interface merges
-// with the generated class); each line names the declaration's result type (checked by a
-// native test against `operations.rs`).
+// The JavaScript class (pkg-template/compose.js), declared for TypeScript here; each method
+// line names the declaration's result type (checked by a native test against `operations.rs`).
 #[wasm_bindgen(typescript_custom_section)]
 const MERCHANT_TS: &'static str = r#"
-export interface MerchantClient {
+/** Client of the merchant endpoint (public-key-safe reads, and `account` with the secret key). */
+export declare class MerchantClient {
+    /** Throws `SettlementError` (`secret_key_in_browser`, `invalid_input`); see `MerchantClientOptions`. */
+    constructor(options: MerchantClientOptions);
+    /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
+    free(): void;
     /** The merchant account; needs the secret key (a public key gets `forbidden`). */
     account(options?: MerchantCallOptions): Promise<Account>;
     /** The countries the service operates in. */

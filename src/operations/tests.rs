@@ -748,15 +748,15 @@ mod schema {
     }
 }
 
-/// The JavaScript methods are declared by hand (a TypeScript section in src/js/*.rs; the
-/// package entries define them from `__call`), so this checks them against the declarations:
+/// The JavaScript classes are declared by hand (a TypeScript section in src/js/*.rs; the
+/// package entries define them around the wasm class `__Client`), so this checks them against the declarations:
 /// every operation has its method on the right class, promising exactly the declared result.
 #[test]
 fn js_bindings_promise_the_declared_results() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/");
     let section = |file: &str, class: &str| {
         let source = std::fs::read_to_string(format!("{dir}{file}")).expect(file);
-        let start = format!("export interface {class} {{");
+        let start = format!("export declare class {class} {{");
         let at = source
             .find(&start)
             .unwrap_or_else(|| panic!("{file}: no {start}"));
