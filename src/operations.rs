@@ -699,16 +699,6 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = mutation(
     ),
 );
 
-/// The six bot mutations.
-pub const MUTATIONS: [&Operation; 6] = [
-    &ACCEPT_WITHDRAWAL,
-    &CANCEL_WITHDRAWAL,
-    &MARK_DEPOSIT_AS_RECEIVED,
-    &MARK_WITHDRAWAL_AS_PAID,
-    &UPDATE_RATES,
-    &UPDATE_PAYMENT_METHOD_LIQUIDITY,
-];
-
 /// The operations of `BotClient`'s JavaScript methods, numbered as its one export `__call(n, …)`
 /// numbers them (`request` is `n = BOT_CALLS.len()`). The package entries define each method
 /// on the prototype in this order (pkg-template/compose.js; a native test compares the lists):
@@ -725,6 +715,17 @@ pub const BOT_CALLS: [&Operation; 9] = [
     &UPDATE_PAYMENT_METHOD_LIQUIDITY,
 ];
 
+/// The six bot mutations: the last six of [`BOT_CALLS`].
+pub const MUTATIONS: [&Operation; 6] = {
+    let mut m = [BOT_CALLS[3]; 6];
+    let mut i = 0;
+    while i < m.len() {
+        m[i] = BOT_CALLS[3 + i];
+        i += 1;
+    }
+    m
+};
+
 /// `MerchantClient`'s methods, numbered as its `__call(n, …)` numbers them (see [`BOT_CALLS`]).
 pub const MERCHANT_CALLS: [&Operation; 7] = [
     &ACCOUNT,
@@ -736,25 +737,20 @@ pub const MERCHANT_CALLS: [&Operation; 7] = [
     &MERCHANT_PAYMENT_REQUEST,
 ];
 
-/// Every built-in operation.
-pub const ALL: [&Operation; 16] = [
-    &PROFILE,
-    &ORDER_HISTORY,
-    &WITHDRAWAL_INFO,
-    &ACCOUNT,
-    &AVAILABLE_COUNTRIES,
-    &PAYMENT_METHOD_TYPES,
-    &MARKET_RATE,
-    &RAMP_LIMITS,
-    &RAMPABLE_ASSETS,
-    &MERCHANT_PAYMENT_REQUEST,
-    &ACCEPT_WITHDRAWAL,
-    &CANCEL_WITHDRAWAL,
-    &MARK_DEPOSIT_AS_RECEIVED,
-    &MARK_WITHDRAWAL_AS_PAID,
-    &UPDATE_RATES,
-    &UPDATE_PAYMENT_METHOD_LIQUIDITY,
-];
+/// Every built-in operation: the bot's, then the merchant's.
+pub const ALL: [&Operation; 16] = {
+    let mut all = [BOT_CALLS[0]; 16];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < BOT_CALLS.len() {
+            BOT_CALLS[i]
+        } else {
+            MERCHANT_CALLS[i - BOT_CALLS.len()]
+        };
+        i += 1;
+    }
+    all
+};
 
 #[cfg(test)]
 mod tests;
