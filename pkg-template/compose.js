@@ -7,7 +7,7 @@
 //   Only a live instance of the method's own class reaches the wasm (a private field is the
 //   brand), and free() is refused while one of its calls is reading the caller's values;
 // - `orders()` and its `OrderIterator`: the pages of `orderHistory`, row by row, after the
-//   Rust core's checks of the options (`__orders`). As a wasm class around the Rust pager it
+//   Rust core's checks of the options (`__call(99, options)`). As a wasm class around the Rust pager it
 //   cost 1.8 KB gzip of wasm and 1.3 KB of glue; the Rust API keeps `BotClient::orders`;
 // - `BotClient.prototype.reconcile`, composed from the public `orders()`: the filter, paging,
 //   retries, abort and every check of `fields` and `signal` are the Rust core's (as a .wasm
@@ -68,7 +68,9 @@ export function compose(Client, SettlementError) {
       });
       if (!merchant) {
         P.orders = function (options) {
-          use(this, (w) => w.__orders(options), true);
+          // The core's checks (n = 99, ORDERS_CHECK in src/js/mod.rs): the error to throw, if any.
+          const e = use(this, (w) => w.__call(99, options), true);
+          if (e) throw e;
           let q;
           try {
             // The options as checked, copied: later changes by the caller do not reach the pages.

@@ -21,6 +21,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = __Client, skip_typescript)]
 pub struct JsClient(Inner);
 
+/// The `n` of `__call` that runs `orders()`'s checks (compose.js passes the same number).
+const ORDERS_CHECK: u32 = 99;
+
 enum Inner {
     Bot(bot::JsBotClient),
     Merchant(merchant::JsMerchantClient),
@@ -38,21 +41,15 @@ impl JsClient {
         }))
     }
 
-    /// Method `n` of the client's class (numbered as `BOT_CALLS` or `MERCHANT_CALLS`).
+    /// Method `n` of the client's class (numbered as `BOT_CALLS` or `MERCHANT_CALLS`): its
+    /// promise. `n = ORDERS_CHECK`: `BotClient.orders()`'s checks, the error to throw or
+    /// `undefined` (one export for both: each export costs its shim and glue).
     #[wasm_bindgen(js_name = __call)]
-    pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> js_sys::Promise {
+    pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> JsValue {
         match &self.0 {
-            Inner::Bot(x) => x.call(n, a, b, c),
-            Inner::Merchant(x) => x.call_n(n, a, b),
-        }
-    }
-
-    /// `BotClient.orders()`'s checks (compose.js defines `orders` on `BotClient` only).
-    #[wasm_bindgen(js_name = __orders)]
-    pub fn check_orders(&self, options: JsValue) -> Result<(), JsValue> {
-        match &self.0 {
-            Inner::Bot(x) => x.check_orders(options),
-            Inner::Merchant(_) => Ok(()),
+            Inner::Bot(x) if n == ORDERS_CHECK => x.check_orders(a),
+            Inner::Bot(x) => x.call(n, a, b, c).into(),
+            Inner::Merchant(x) => x.call_n(n, a, b).into(),
         }
     }
 }
