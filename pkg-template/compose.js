@@ -18,14 +18,28 @@ export const BOT_METHODS = "profile orderHistory withdrawalInfo acceptWithdrawal
 export const MERCHANT_METHODS = "account availableCountries paymentMethodTypes marketRate rampLimits " +
   "rampableAssets paymentRequest";
 
+/** Every failure of this package is a SettlementError (see index.d.ts for its fields). */
+export class SettlementError extends Error {
+  constructor(message, details) {
+    super(message);
+    this.name = "SettlementError";
+    if (details) Object.assign(this, details);
+  }
+}
+
 /**
- * The package's classes around the wasm class `Client`: `[BotClient, MerchantClient,
- * OrderIterator]`.
+ * The package's classes and functions around the wasm class `Client` and function `fn` (see
+ * `__fn` in src/js/mod.rs: a failure comes back as the SettlementError to throw).
  */
-export function compose(Client, SettlementError) {
+export function compose(Client, fn) {
+  const call = (n, a, b, c) => {
+    const r = fn(n, a, b, c);
+    if (r instanceof SettlementError) throw r;
+    return r;
+  };
   const notThis = (what) => new SettlementError(`this: not a live ${what} (freed, or another object)`,
     { code: "invalid_input", field: "this" });
-  const OrderIterator = iterator(SettlementError, notThis);
+  const OrderIterator = iterator(notThis);
   const [BotClient, MerchantClient] = [["BotClient", BOT_METHODS, false], ["MerchantClient", MERCHANT_METHODS, true]]
     .map(([name, names, merchant]) => {
       let use;
@@ -83,13 +97,44 @@ export function compose(Client, SettlementError) {
           return new OrderIterator(TOKEN, this, q);
         };
         P.reconcile = function reconcile(order, options) {
-          return reconcileWith(this, order, options, SettlementError);
+          return reconcileWith(this, order, options);
         };
       }
       if (Symbol.dispose) P[Symbol.dispose] = P.free;
       return C;
     });
-  return [BotClient, MerchantClient, OrderIterator];
+  return {
+    BotClient, MerchantClient, OrderIterator,
+    classifyKey: (key) => call(0, key),
+    onchainRampUrl: (options) => call(1, options),
+    parseAmount: (text) => call(2, text),
+    /**
+     * Calls `onCryptoRequested(payload, event)` for each `crypto.requested` message the hosted
+     * ramp page posts from exactly `allowedOrigin` (the origin and shape checks are in Rust);
+     * returns a function that stops listening (safe to call twice). See index.d.ts.
+     */
+    listenForRampEvents(options) {
+      // Hostile options end in a SettlementError, hostile messages are ignored.
+      const no = (field) => new SettlementError(`${field} could not be read (a getter or Proxy trap threw)`,
+        { code: "invalid_input", field });
+      let allowedOrigin, onCryptoRequested, target;
+      try { ({ allowedOrigin, onCryptoRequested, target } = options ?? {}); } catch { throw no("options"); }
+      call(3, allowedOrigin, onCryptoRequested, target);
+      const t = target ?? globalThis;
+      const listener = (e) => {
+        let p;
+        try {
+          if (!call(4, allowedOrigin, e.origin, e.data)) return;
+          p = e.data.payload;
+        } catch { return; }
+        onCryptoRequested(p, e);
+      };
+      try { t.addEventListener("message", listener); } catch { throw no("target"); }
+      return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
+    },
+    /** Makes the wasm build its errors with SettlementError (once, after instantiation). */
+    register: () => call(5, SettlementError),
+  };
 }
 
 const TOKEN = Symbol();
@@ -98,7 +143,7 @@ const MAX_PAGE = 2147483647; // GraphQL's Int
 // The iterator's state machine is the Rust pager's (src/pager.rs): stop once
 // `pagination.total` rows were handed out, on an empty page, after an error or `return()`, or
 // when page numbers would leave GraphQL's Int. Every row is the page's own object.
-function iterator(SettlementError, notThisOf) {
+function iterator(notThisOf) {
   const notThis = () => notThisOf("OrderIterator made by BotClient.orders()");
   return class OrderIterator {
     #bot; #q; #page = 1; #rows = []; #i = 0; #seen = 0; #total = Infinity; #done = false; #tail = Promise.resolve();
@@ -170,7 +215,7 @@ const TRIM = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g; // ASCII whitespace, as the core's 
  * `invalid_input` (`order.id`, `order.orderId`, `order`, `options`) before any request, or
  * whatever `orders()` rejects with.
  */
-async function reconcileWith(bot, order, options, SettlementError) {
+async function reconcileWith(bot, order, options) {
   const invalid = (field, what) => new SettlementError(`${field} ${what}`, { code: "invalid_input", field });
   let id, orderId, fields, signal;
   try {

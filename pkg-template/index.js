@@ -5,31 +5,20 @@
 //   const bot = new BotClient({ baseUrl, apiKey });
 //
 // No top-level await: nothing is fetched until init() is called.
-import wbgInit, {
-  initSync as wbgInitSync, __registerErrorClass, __rampListener, __rampAccepts,
-  __Client,
-} from "./web/settlement_wasm.js";
-import { compose } from "./compose.js";
+import wbgInit, { initSync as wbgInitSync, __Client, __fn } from "./web/settlement_wasm.js";
+import { compose, SettlementError } from "./compose.js";
 
-// The public names only (the glue's `__` functions are the entries' internals).
-export { classifyKey, onchainRampUrl, parseAmount } from "./web/settlement_wasm.js";
-
-/** Every failure of this package is a SettlementError (see index.d.ts for its fields). */
-export class SettlementError extends Error {
-  constructor(message, details) {
-    super(message);
-    this.name = "SettlementError";
-    if (details) Object.assign(this, details);
-  }
-}
-
-// The named methods, orders() and its OrderIterator, reconcile and the receiver guard: see compose.js.
-export const [BotClient, MerchantClient, OrderIterator] = compose(__Client, SettlementError);
+// The package's classes and functions, defined around the wasm's two exports: see compose.js.
+const api = compose(__Client, __fn);
+export const {
+  BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount, listenForRampEvents,
+} = api;
+export { SettlementError };
 
 let ready = null;
 
 function finish() {
-  __registerErrorClass(SettlementError);
+  api.register();
 }
 
 /**
@@ -120,27 +109,3 @@ export function initSync(moduleOrBytes) {
 }
 
 export { init };
-
-/**
- * Calls `onCryptoRequested(payload, event)` for each `crypto.requested` message the hosted
- * ramp page posts from exactly `allowedOrigin` (the origin and shape checks are in Rust);
- * returns a function that stops listening (safe to call twice). See index.d.ts.
- */
-export function listenForRampEvents(options) {
-  // Hostile options end in a SettlementError, hostile messages are ignored.
-  const no = (field) => new SettlementError(`${field} could not be read (a getter or Proxy trap threw)`,
-    { code: "invalid_input", field });
-  let allowedOrigin, onCryptoRequested, target;
-  try { ({ allowedOrigin, onCryptoRequested, target } = options ?? {}); } catch { throw no("options"); }
-  const t = __rampListener(allowedOrigin, onCryptoRequested, target);
-  const listener = (e) => {
-    let p;
-    try {
-      if (!__rampAccepts(allowedOrigin, e.origin, e.data)) return;
-      p = e.data.payload;
-    } catch { return; }
-    onCryptoRequested(p, e);
-  };
-  try { t.addEventListener("message", listener); } catch { throw no("target"); }
-  return () => { try { t.removeEventListener("message", listener); } catch { /* ignored */ } };
-}
