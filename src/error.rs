@@ -166,9 +166,16 @@ pub struct ErrorDetails {
 impl Error {
     /// An error with a code and message only.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Self::with_message(code, message.into())
+    }
+
+    // Not inlined into each caller (the generic `new`/`invalid` are instantiated per argument
+    // type and called from dozens of places): measured in the wasm's size.
+    #[inline(never)]
+    fn with_message(code: Code, message: String) -> Self {
         Error(Box::new(ErrorDetails {
             code,
-            message: message.into(),
+            message,
             field: None,
             status: None,
             retry_after_ms: None,
@@ -179,8 +186,13 @@ impl Error {
 
     /// An `invalid_input` error naming `field`.
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
-        let mut e = Error::new(Code::InvalidInput, message);
-        e.field = Some(field.into());
+        Self::invalid_field(field.into(), message.into())
+    }
+
+    #[inline(never)]
+    fn invalid_field(field: String, message: String) -> Self {
+        let mut e = Error::with_message(Code::InvalidInput, message);
+        e.field = Some(field);
         e
     }
 
