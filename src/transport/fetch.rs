@@ -178,12 +178,17 @@ async fn send(
     let status = get(&response, "status")
         .as_f64()
         .ok_or_else(not_a_response)?;
-    let headers = get(&response, "headers");
-    let retry_after = get(&headers, "get")
-        .dyn_into::<Function>()
-        .ok()
-        .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
-        .and_then(|v| v.as_string());
+    // Only an error status uses Retry-After: a 2xx skips four crossings into JavaScript.
+    let retry_after = if (200.0..300.0).contains(&status) {
+        None
+    } else {
+        let headers = get(&response, "headers");
+        get(&headers, "get")
+            .dyn_into::<Function>()
+            .ok()
+            .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
+            .and_then(|v| v.as_string())
+    };
     let text = get(&response, "text")
         .dyn_into::<Function>()
         .map_err(|_| not_a_response())?;

@@ -84,6 +84,22 @@ export async function runMarks({ baseUrl, apiKey, perPage = 10, rounds = 300, wa
     await A.default();
     bots.baseline = new A.BotClient({ baseUrl, apiKey, maxRetries: 0 });
   }
+  // Plain JS doing what the transport does (AbortController, one Request, fetch, text,
+  // JSON.parse), through the same wrapped globals: which marks are inherent to the platform.
+  {
+    const endpoint = `${baseUrl}/service/bot/graphql`;
+    const base = new Request(endpoint, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` } });
+    let document;
+    await bots.package.orderHistory({ page: 1, perPage: 1, fields: undefined });
+    await new BotClient({ baseUrl, apiKey, fetch: async (r) => { document = JSON.parse(await r.clone().text()).query; return fetch(r); } })
+      .orderHistory({ page: 1, perPage });
+    bots.plain = { orderHistory: async ({ page, perPage: pp }) => {
+      const c = new AbortController();
+      const body = JSON.stringify({ query: document, variables: { page, perPage: pp }, operationName: "OrderHistory" });
+      const res = await fetch(new Request(base, { body, signal: c.signal }));
+      return JSON.parse(await res.text()).data.orderHistory;
+    } };
+  }
   const g = globalThis;
   const real = { stringify: JSON.stringify, parse: JSON.parse, Request: g.Request, AbortController: g.AbortController,
     setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, fetch: g.fetch, text: Response.prototype.text,
