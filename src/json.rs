@@ -138,6 +138,8 @@ pub(crate) mod js_impl {
         fn keys_probe(value: &JsValue) -> Result<(), JsValue>;
         #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
         fn prototype_probe(value: &JsValue) -> Result<(), JsValue>;
+        #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+        fn stringify_probe(value: &JsValue) -> Result<(), JsValue>;
         /// `Reflect.apply(f, this, args)`, catching, its result dropped.
         #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
         pub fn apply_unit(
@@ -168,6 +170,13 @@ pub(crate) mod js_impl {
     pub fn prototype(value: &JsValue) -> Result<js_sys::Object, JsValue> {
         prototype_probe(value)?;
         Reflect::get_prototype_of(value)
+    }
+
+    /// `JSON.stringify(value)` (a string, or `undefined`); `Err` when it throws (a cycle, a
+    /// BigInt, a throwing `toJSON` or getter).
+    pub fn stringify(value: &JsValue) -> Result<JsValue, JsValue> {
+        stringify_probe(value)?;
+        js_sys::JSON::stringify(value).map(Into::into)
     }
 
     /// `value.length` as a number.

@@ -149,8 +149,10 @@ fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Erro
     if let Ok(to_iso) =
         js::read(&v, &JsValue::from_str("toISOString")).and_then(|f| f.dyn_into::<Function>())
     {
-        let iso = to_iso
-            .call2(&v, &JsValue::UNDEFINED, &JsValue::UNDEFINED)
+        // Probed first (its result dropped): a throwing `toISOString` costs no externref slot
+        // (see `json::js_impl::apply_unit`).
+        let iso = js::apply_unit(&to_iso, &v, &js_sys::Array::new())
+            .and_then(|()| to_iso.call0(&v))
             .ok()
             .and_then(|s| text(&s, field, inputs::MAX_FILTER_LEN).ok().flatten())
             .unwrap_or_default();
@@ -255,14 +257,15 @@ pub fn variables(value: &JsValue) -> Result<Option<JsValue>, Error> {
         Ok(None)
     } else if value.is_object() && !is_array(value, "variables")? {
         // Measured as JSON text before the body copies it into wasm memory.
-        let Ok(json) = js_sys::JSON::stringify(value) else {
+        let Ok(json) = js::stringify(value) else {
             return Err(invalid(
                 "variables",
                 " must be a plain object that JSON can represent",
             ));
         };
         // (`undefined`, not a string, when a `toJSON` returns nothing: the body writer refuses it.)
-        if json.is_string() && json.length() > inputs::MAX_VARIABLES_LEN {
+        let json = json.dyn_ref::<JsString>();
+        if json.is_some_and(|j| j.length() > inputs::MAX_VARIABLES_LEN) {
             return Err(inputs::too_long("variables", inputs::MAX_VARIABLES_LEN));
         }
         Ok(Some(value.clone()))

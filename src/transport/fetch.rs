@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -31,6 +31,30 @@ extern "C" {
     fn set_timeout(handler: &Function, ms: f64, arg: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     fn clear_timeout(id: &JsValue);
+    // For `call_later`: `Function.prototype.call`, its `bind`, and a promise's `then` with a
+    // function (none of which throws on these arguments; js-sys's are typed for closures).
+    #[wasm_bindgen(js_name = Function)]
+    type Callable;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["Function", "prototype"], js_name = call)]
+    static FUNCTION_CALL: Callable;
+    #[wasm_bindgen(method, js_name = bind)]
+    fn bind_to(this: &Callable, f: &Function, this_arg: &JsValue) -> Function;
+    #[wasm_bindgen(js_name = Promise)]
+    type Thenable;
+    #[wasm_bindgen(method, js_name = then)]
+    fn then_call(this: &Thenable, f: &Function) -> Promise;
+}
+
+/// `f.call(this_arg, arg)`, made by a promise's `then`, so that a synchronous throw of `f` (a
+/// caller's `fetch`, a Response-like object's `text` or `headers.get`) is a rejection, and
+/// nothing throws into wasm. (A catching import that returns a value, like js-sys's
+/// `Function::call1`, leaks an externref slot each time it throws in wasm-bindgen 0.2.130:
+/// measured, 3 slots and ~95 B of wasm memory per call with a throwing `fetch`.)
+fn call_later(f: &Function, this_arg: &JsValue, arg: &JsValue) -> Promise {
+    let bound = FUNCTION_CALL.with(|call| call.bind_to(f, this_arg));
+    Promise::resolve(arg)
+        .unchecked_into::<Thenable>()
+        .then_call(&bound)
 }
 
 /// The wasm32 transport over `fetch`.
@@ -88,10 +112,10 @@ pub fn global() -> JsValue {
     js_sys::global().into()
 }
 
-/// `target[key]` through `Reflect` (which catches: the caller's objects may have throwing
-/// getters); `undefined` when it throws.
+/// `target[key]`, catching (the caller's objects may have throwing getters, which must not
+/// cost an externref slot: see `json::js_impl::read`); `undefined` when it throws.
 fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    crate::json::js_impl::read(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Awaits `p` (any value: `Promise.race` adopts it), or the rejection of `cancel`, whichever
@@ -174,7 +198,7 @@ async fn send(
     request: web_sys::Request,
     cancel: &Promise,
 ) -> Result<HttpResponse, JsValue> {
-    let response = race(&fetch.call1(&global(), &request)?, cancel).await?;
+    let response = race(&call_later(fetch, &global(), &request), cancel).await?;
     let not_a_response = || JsValue::from_str("fetch did not return a Response");
     let status = get(&response, "status")
         .as_f64()
@@ -184,16 +208,19 @@ async fn send(
         None
     } else {
         let headers = get(&response, "headers");
-        get(&headers, "get")
-            .dyn_into::<Function>()
-            .ok()
-            .and_then(|f| f.call1(&headers, &JsValue::from_str("retry-after")).ok())
-            .and_then(|v| v.as_string())
+        match get(&headers, "get").dyn_into::<Function>() {
+            Ok(f) => {
+                let name = JsValue::from_str("retry-after");
+                race(&call_later(&f, &headers, &name), cancel).await.ok()
+            }
+            Err(_) => None,
+        }
+        .and_then(|v| v.as_string())
     };
     let text = get(&response, "text")
         .dyn_into::<Function>()
         .map_err(|_| not_a_response())?;
-    let body = race(&text.call0(&response)?, cancel)
+    let body = race(&call_later(&text, &response, &JsValue::UNDEFINED), cancel)
         .await?
         .dyn_into::<JsString>()
         .map_err(|_| JsValue::from_str("the response body could not be read as text"))?;

@@ -198,6 +198,10 @@ export function repeatCases(api) {
   const bot = new BotClient(base);
   const freed = new BotClient(base);
   freed.free();
+  // A caller's fetch that throws synchronously (no retries: each call fails at once).
+  const thrower = new BotClient({ ...base, maxRetries: 0, fetch: boom });
+  const badDate = () => { const d = new Date(); d.toISOString = boom; return d; };
+  const cyclic = () => { const c = {}; c.self = c; return c; };
   return [
     ["new BotClient(revoked Proxy)", () => new BotClient(revoked())],
     ["profile({fields: new Array(2 ** 32 - 1)})", () => bot.profile({ fields: new Array(2 ** 32 - 1) })],
@@ -209,6 +213,9 @@ export function repeatCases(api) {
     ["BotClient.prototype.profile.call({})", () => BotClient.prototype.profile.call({})],
     ["OrderIterator.prototype.next.call(bot)", () => OrderIterator.prototype.next.call(bot)],
     ["listenForRampEvents(Proxy (get throws))", () => listenForRampEvents(new Proxy({}, { get: boom }))],
+    ["a fetch that throws synchronously", () => thrower.profile()],
+    ["filter.dateFrom: a Date whose toISOString throws", () => bot.orderHistory({ page: 1, filter: { dateFrom: badDate() } })],
+    ["request() with cyclic variables", () => bot.request("query { profile { id } }", cyclic())],
   ];
 }
 
