@@ -14,14 +14,14 @@
 //! | [`error`] | [`Error`], its codes, classification by HTTP status |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
-//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds each request, `fetch` sends it; web-sys bindings) |
-//! | [`pager`] | the `orders()` pagination state machine |
+//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds a per-client base request, each call is `new Request(base, { body, signal })` sent by `fetch`; web-sys bindings) |
+//! | [`pager`] | the `orders()` pagination state machine (of the Rust API; the npm package's `OrderIterator` follows the same rules in `pkg-template/compose.js`) |
 //! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; the six agent mutations (sent once; `outcome_unknown` when the answer is lost) and `reconcile`; request |
 //! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | [`amount`] | exact decimal amounts (`parse_amount`) |
 //! | [`types`] | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
-//! | `js` | (wasm32) the `#[wasm_bindgen]` classes and functions: conversion and forwarding only (`options.rs`: the one small typed reader of JS option objects) |
+//! | `js` | (wasm32) the two exports: the class `__Client` (`__call(n, …)` runs method `n` of `operations::BOT_CALLS`/`MERCHANT_CALLS`) and `__fn(n, …)` (the package's functions); conversion and forwarding only (`options.rs`: the one small typed reader of JS option objects). The npm classes and functions are defined around them in `pkg-template/compose.js`; their TypeScript is declared beside the Rust |
 //!
 //! Everything but `transport`'s fetch implementation and `js` compiles and is tested
 //! natively (`cargo test`).
