@@ -182,7 +182,7 @@ impl FetchTransport {
             }
         };
         let init = web_sys::RequestInit::new();
-        init.set_body(&JsValue::from_str(request.body));
+        init.set_body(request.body);
         init.set_signal(signal);
         let built = web_sys::Request::new_with_request_and_init(&base.request, &init);
         *slot = Some(base);
