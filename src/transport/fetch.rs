@@ -9,8 +9,10 @@
 //! `Error`, and it drops the error's `cause`. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
 //! "cancel" promise that is raced against the response and the body, so even a `fetch` that
 //! ignores its signal cannot hang a call. The body is read as a JavaScript string
-//! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
-//! the promise's own `reject` function is the timer callback and the abort listener.
+//! (`Response.text()`), so rows never cross into wasm memory; for a native `Response`,
+//! `text()` is chained on the `fetch` promise, so the call resumes once for headers and
+//! body together. No Rust closures are created: the promise's own `reject` function is the
+//! timer callback and the abort listener.
 
 use std::cell::RefCell;
 
@@ -261,7 +263,8 @@ async fn send(
     // Headers and body in one wait when `fetch` gives a native `Response`: its `text()` is
     // chained on the `fetch` promise. Anything else (a Response-like object: the chained
     // call rejects) takes the steps below; a native `Response` whose body failed keeps
-    // that failure. Measured in Chromium: one resumption of the call less per request.
+    // that failure. Measured in Chromium (tests/bench/marks.mjs, three runs, 10-row calls):
+    // from the response headers to the body read and the timer cleared, 30-42 µs less.
     let second = match read_text {
         Some(read) => fetched
             .unchecked_ref::<Thenable>()
