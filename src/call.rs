@@ -4,7 +4,7 @@
 
 use crate::config::{ClientOptions, Config};
 use crate::error::{Code, Error};
-use crate::graphql::{self, decode_response, Body, Expect, Variables};
+use crate::graphql::{self, decode_response, Body, Expect, Text, Variables};
 use crate::json::Json;
 use crate::operations::{Endpoint, Operation, Value};
 use crate::retry;
@@ -16,7 +16,7 @@ use crate::types::{from_json, FieldOptions};
 /// `prepare` (which does all validation, before any I/O) and run by [`Client::execute`].
 #[derive(Clone)]
 pub struct PreparedCall {
-    pub(crate) body: String,
+    pub(crate) body: Text,
     pub(crate) retryable: bool,
     pub(crate) expect: Expect,
     pub(crate) signal: Option<Signal>,
@@ -45,8 +45,8 @@ impl PreparedCall {
         })
     }
 
-    /// The JSON request body.
-    pub fn body(&self) -> &str {
+    /// The JSON request body (a JavaScript string on wasm32).
+    pub fn body(&self) -> &Text {
         &self.body
     }
     /// Whether the call may be retried (read-only operations only).
@@ -166,7 +166,7 @@ pub struct Success {
 pub async fn run<T: Transport>(
     transport: &T,
     config: &Config,
-    body: &str,
+    body: &Text,
     retryable: bool,
     expect: Expect,
     signal: Option<&Signal>,

@@ -204,7 +204,10 @@ pub(crate) mod js_impl {
         }
 
         fn member(&self, key: &str) -> Option<Self> {
-            if !self.is_object() {
+            // Any object, arrays included (one crossing less than `is_object`, which also
+            // asks `Array.isArray`): an array has none of the named members read here unless
+            // a caller set one, and JSON text cannot make one.
+            if !JsValue::is_object(self) {
                 return None;
             }
             // `read`: ramp messages are the caller's objects, whose getters may throw.

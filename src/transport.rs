@@ -63,8 +63,8 @@ pub struct HttpRequest<'a> {
     pub url: &'a str,
     /// Every header, `Content-Type` and `Authorization` included.
     pub headers: &'a [(String, String)],
-    /// The JSON body.
-    pub body: &'a str,
+    /// The JSON body (a JavaScript string on wasm32).
+    pub body: &'a crate::json::Body,
     /// Time allowed for this attempt (response headers and body), in ms.
     pub timeout_ms: u32,
 }

@@ -47,10 +47,11 @@ fn recorded(seen: &Array, i: u32) -> Vec<String> {
 }
 
 async fn send(t: &FetchTransport, url: &str, h: &[(String, String)], body: &str) -> u16 {
+    let body = js_sys::JsString::from(body);
     let request = HttpRequest {
         url,
         headers: h,
-        body,
+        body: &body,
         timeout_ms: 5_000,
     };
     let response = t.send(&request, None).await.expect("a response");

@@ -8,6 +8,8 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
+/// A request body's JSON text: a JavaScript string on wasm32, a `String` elsewhere.
+pub use crate::json::Body as Text;
 use crate::json::Json;
 use crate::operations::Value;
 
@@ -78,18 +80,20 @@ impl Serialize for Variables<'_> {
 
 impl Body<'_> {
     /// The body as JSON text; `None` when it cannot be written (only the caller's own
-    /// variables can cause that: a `BigInt`, a cycle, a throwing `toJSON`).
+    /// variables can cause that: a `BigInt`, a cycle, a throwing `toJSON`). On wasm32 the
+    /// JavaScript string `JSON.stringify` returned, kept as it is and given to the `Request`
+    /// (never copied into wasm memory and back).
     #[cfg(target_arch = "wasm32")]
-    pub fn to_text(&self) -> Option<String> {
+    pub fn to_text(&self) -> Option<Text> {
         let value = self
             .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .ok()?;
-        js_sys::JSON::stringify(&value).ok()?.as_string()
+        js_sys::JSON::stringify(&value).ok()
     }
 
     /// The body as JSON text; `None` when it cannot be written.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn to_text(&self) -> Option<String> {
+    pub fn to_text(&self) -> Option<Text> {
         serde_json::to_string(self).ok()
     }
 }

@@ -9,8 +9,10 @@
 //! `Error`, and it drops the error's `cause`. Each attempt gets its own `AbortController`; a timer and the caller's signal reject a
 //! "cancel" promise that is raced against the response and the body, so even a `fetch` that
 //! ignores its signal cannot hang a call. The body is read as a JavaScript string
-//! (`Response.text()`), so rows never cross into wasm memory. No Rust closures are created:
-//! the promise's own `reject` function is the timer callback and the abort listener.
+//! (`Response.text()`), so rows never cross into wasm memory; for a native `Response`,
+//! `text()` is chained on the `fetch` promise, so the call resumes once for headers and
+//! body together. No Rust closures are created: the promise's own `reject` function is the
+//! timer callback and the abort listener.
 
 use std::cell::RefCell;
 
@@ -39,10 +41,17 @@ extern "C" {
     static FUNCTION_CALL: Callable;
     #[wasm_bindgen(method, js_name = bind)]
     fn bind_to(this: &Callable, f: &Function, this_arg: &JsValue) -> Function;
+    #[wasm_bindgen(method, js_name = bind)]
+    fn bind_this(this: &Callable, f: &Function) -> Function;
     #[wasm_bindgen(js_name = Promise)]
     type Thenable;
     #[wasm_bindgen(method, js_name = then)]
     fn then_call(this: &Thenable, f: &Function) -> Promise;
+    #[wasm_bindgen(method, js_name = catch)]
+    fn catch_with(this: &Thenable, f: &Function) -> Promise;
+    // `Array.of`: the chained `text()`'s rejection handler, so its error arrives as `[error]`.
+    #[wasm_bindgen(thread_local_v2, js_namespace = Array, js_name = of)]
+    static ARRAY_OF: Function;
 }
 
 /// `f.call(this_arg, arg)`, made by a promise's `then`, so that a synchronous throw of `f` (a
@@ -62,6 +71,10 @@ fn call_later(f: &Function, this_arg: &JsValue, arg: &JsValue) -> Promise {
 pub struct FetchTransport {
     fetch: Option<Function>,
     base: RefCell<Option<Base>>,
+    /// `Function.prototype.call.bind(Response.prototype.text)`, looked up once per client:
+    /// chained on the `fetch` promise, it reads a native `Response`'s body with no return
+    /// into wasm between the headers and the body (one wake-up of the call instead of two).
+    read_text: Option<Function>,
 }
 
 /// The per-client part of every request (`POST`, URL, headers), built once by gloo-net, and
@@ -95,9 +108,16 @@ impl FetchTransport {
     /// Sends with `fetch` when given, else with the global `fetch` at call time (either is
     /// called with one `Request`).
     pub fn new(fetch: Option<Function>) -> Self {
+        let text = ["Response", "prototype", "text"]
+            .iter()
+            .fold(global(), |v, k| get(&v, k));
         FetchTransport {
             fetch,
             base: RefCell::default(),
+            read_text: text
+                .dyn_into::<Function>()
+                .ok()
+                .map(|t| FUNCTION_CALL.with(|call| call.bind_this(&t))),
         }
     }
 
@@ -120,8 +140,8 @@ fn get(target: &JsValue, key: &str) -> JsValue {
 
 /// Awaits `p` (any value: `Promise.race` adopts it), or the rejection of `cancel`, whichever
 /// settles first.
-async fn race(p: &JsValue, cancel: &Promise) -> Result<JsValue, JsValue> {
-    JsFuture::from(Promise::race(&Array::of2(p, cancel))).await
+fn race(p: &JsValue, cancel: &Promise) -> JsFuture {
+    JsFuture::from(Promise::race(&Array::of2(p, cancel)))
 }
 
 /// A short description of a fetch failure, e.g. `"fetch failed (ECONNREFUSED)"`.
@@ -182,11 +202,51 @@ impl FetchTransport {
             }
         };
         let init = web_sys::RequestInit::new();
-        init.set_body(&JsValue::from_str(request.body));
+        init.set_body(request.body);
         init.set_signal(signal);
         let built = web_sys::Request::new_with_request_and_init(&base.request, &init);
         *slot = Some(base);
         built
+    }
+}
+
+/// A promise settled by a timer (after `ms`, its resolve or, if not `resolve_on_timer`, its
+/// reject is called with `arg`) or rejected when `signal` aborts; [`Armed::disarm`] clears
+/// both. One helper for the request's cancel promise and the backoff sleep.
+struct Armed<'a> {
+    promise: Promise,
+    reject: Function,
+    timer: JsValue,
+    signal: Option<&'a Signal>,
+}
+
+fn arm<'a>(
+    ms: f64,
+    resolve_on_timer: bool,
+    arg: &JsValue,
+    signal: Option<&'a Signal>,
+) -> Option<Armed<'a>> {
+    let mut slot = None;
+    let promise = Promise::new(&mut |resolve, reject| slot = Some((resolve, reject)));
+    let (resolve, reject) = slot?;
+    let timer = set_timeout(if resolve_on_timer { &resolve } else { &reject }, ms, arg);
+    if let Some(s) = signal {
+        let _ = s.add_event_listener_with_callback("abort", &reject);
+    }
+    Some(Armed {
+        promise,
+        reject,
+        timer,
+        signal,
+    })
+}
+
+impl Armed<'_> {
+    fn disarm(&self) {
+        clear_timeout(&self.timer);
+        if let Some(s) = self.signal {
+            let _ = s.remove_event_listener_with_callback("abort", &self.reject);
+        }
     }
 }
 
@@ -197,8 +257,27 @@ async fn send(
     fetch: &Function,
     request: web_sys::Request,
     cancel: &Promise,
+    read_text: Option<&Function>,
 ) -> Result<HttpResponse, JsValue> {
-    let response = race(&call_later(fetch, &global(), &request), cancel).await?;
+    let fetched = call_later(fetch, &global(), &request);
+    // Headers and body in one wait when `fetch` gives a native `Response`: its `text()` is
+    // chained on the `fetch` promise. Anything else (a Response-like object: the chained
+    // call rejects) takes the steps below; a native `Response` whose body failed keeps
+    // that failure. Measured in Chromium (tests/bench/marks.mjs, three runs, 10-row calls):
+    // from the response headers to the body read and the timer cleared, 30-42 µs less.
+    let second = match read_text {
+        Some(read) => fetched
+            .unchecked_ref::<Thenable>()
+            .then_call(read)
+            .unchecked_into::<Thenable>()
+            .catch_with(&ARRAY_OF.with(Clone::clone))
+            .into(),
+        None => JsValue::UNDEFINED,
+    };
+    let both: Array = race(&Promise::all(&Array::of2(&fetched, &second)), cancel)
+        .await?
+        .unchecked_into();
+    let (response, body) = (both.get(0), both.get(1));
     let not_a_response = || JsValue::from_str("fetch did not return a Response");
     let status = get(&response, "status")
         .as_f64()
@@ -217,11 +296,21 @@ async fn send(
         }
         .and_then(|v| v.as_string())
     };
-    let text = get(&response, "text")
-        .dyn_into::<Function>()
-        .map_err(|_| not_a_response())?;
-    let body = race(&call_later(&text, &response, &JsValue::UNDEFINED), cancel)
-        .await?
+    let body = match body {
+        b if b.is_string() => b,
+        // The chained `text()` failed on a native `Response`: that failure (e.g. the body's
+        // network error), caught as `[error]`.
+        b if response.is_instance_of::<web_sys::Response>() => {
+            return Err(b.unchecked_into::<Array>().get(0))
+        }
+        _ => {
+            let text = get(&response, "text")
+                .dyn_into::<Function>()
+                .map_err(|_| not_a_response())?;
+            race(&call_later(&text, &response, &JsValue::UNDEFINED), cancel).await?
+        }
+    };
+    let body = body
         .dyn_into::<JsString>()
         .map_err(|_| JsValue::from_str("the response body could not be read as text"))?;
     Ok(HttpResponse {
@@ -256,29 +345,19 @@ impl Transport for FetchTransport {
             controller.as_ref().map(AbortController::signal).as_ref(),
         );
 
-        let mut reject_slot: Option<Function> = None;
-        let cancel = Promise::new(&mut |_resolve, reject| reject_slot = Some(reject));
-        let Some(reject) = reject_slot else {
+        // The timer rejects `cancel` with `marker`, so a timeout is told apart from a failure.
+        let marker: JsValue = Object::new().into();
+        let Some(cancel) = arm(f64::from(request.timeout_ms), false, &marker, signal) else {
             return Err(TransportError::Network(
                 "could not set up the request".into(),
             ));
         };
-        // The timer rejects `cancel` with `marker`, so a timeout is told apart from a failure.
-        let marker: JsValue = Object::new().into();
-        let timer = set_timeout(&reject, f64::from(request.timeout_ms), &marker);
-        if let Some(s) = signal {
-            let _ = s.add_event_listener_with_callback("abort", &reject);
-        }
 
         let result = match built {
-            Ok(r) => send(&fetch, r, &cancel).await,
+            Ok(r) => send(&fetch, r, &cancel.promise, self.read_text.as_ref()).await,
             Err(e) => Err(e),
         };
-
-        clear_timeout(&timer);
-        if let Some(s) = signal {
-            let _ = s.remove_event_listener_with_callback("abort", &reject);
-        }
+        cancel.disarm();
         result.map_err(|e| {
             if let Some(c) = &controller {
                 c.abort();
@@ -297,20 +376,16 @@ impl Transport for FetchTransport {
         if is_aborted(signal) {
             return Err(TransportError::Aborted);
         }
-        let mut slot: Option<(Function, Function)> = None;
-        let done = Promise::new(&mut |resolve, reject| slot = Some((resolve, reject)));
-        let Some((resolve, reject)) = slot else {
+        let Some(done) = arm(
+            ms.min(2_147_483_647) as f64,
+            true,
+            &JsValue::UNDEFINED,
+            signal,
+        ) else {
             return Ok(());
         };
-        let timer = set_timeout(&resolve, ms.min(2_147_483_647) as f64, &JsValue::UNDEFINED);
-        if let Some(s) = signal {
-            let _ = s.add_event_listener_with_callback("abort", &reject);
-        }
-        let r = JsFuture::from(done).await;
-        clear_timeout(&timer);
-        if let Some(s) = signal {
-            let _ = s.remove_event_listener_with_callback("abort", &reject);
-        }
+        let r = JsFuture::from(done.promise.clone()).await;
+        done.disarm();
         r.map(|_| ()).map_err(|_| TransportError::Aborted)
     }
 
