@@ -201,7 +201,6 @@ export function repeatCases(api) {
   // A caller's fetch that throws synchronously (no retries: each call fails at once).
   const thrower = new BotClient({ ...base, maxRetries: 0, fetch: boom });
   const badDate = () => { const d = new Date(); d.toISOString = boom; return d; };
-  const cyclic = () => { const c = {}; c.self = c; return c; };
   return [
     ["new BotClient(revoked Proxy)", () => new BotClient(revoked())],
     ["profile({fields: new Array(2 ** 32 - 1)})", () => bot.profile({ fields: new Array(2 ** 32 - 1) })],
@@ -215,7 +214,9 @@ export function repeatCases(api) {
     ["listenForRampEvents(Proxy (get throws))", () => listenForRampEvents(new Proxy({}, { get: boom }))],
     ["a fetch that throws synchronously", () => thrower.profile()],
     ["filter.dateFrom: a Date whose toISOString throws", () => bot.orderHistory({ page: 1, filter: { dateFrom: badDate() } })],
-    ["request() with cyclic variables", () => bot.request("query { profile { id } }", cyclic())],
+    // JSON.stringify throwing (a BigInt; a cycle throws the same way but costs Chromium ~14 ms
+    // to describe, too slow for 100,000 repetitions; cycles are in the corpus).
+    ["request() with variables JSON cannot represent", () => bot.request("query { profile { id } }", { n: 10n })],
   ];
 }
 
