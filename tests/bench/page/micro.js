@@ -58,18 +58,7 @@ export async function runMicro({ baseUrl, apiKey, document, perPage = 10, rounds
   };
   console.log(JSON.stringify(captured));
   const contenders = only ? Object.fromEntries(only.map((k) => [k, all[k]])) : all;
-  const names = Object.keys(contenders);
-  for (const n of names) for (let i = 0; i < 20; i++) if ((await contenders[n]()) !== perPage) throw new Error(n);
-  const times = Object.fromEntries(names.map((k) => [k, []]));
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + r) % names.length];
-      const t0 = performance.now();
-      for (let g = 0; g < group; g++) await contenders[name]();
-      times[name].push((performance.now() - t0) / group);
-    }
-  }
-  return Object.fromEntries(names.map((k) => [k, { median: median(times[k]), q25: q(times[k], 0.25), q75: q(times[k], 0.75) }]));
+  return interleave(contenders, perPage, rounds, group);
 }
 
 // Marks inside one package call on the real network, without a profiler: the globals the
@@ -193,6 +182,12 @@ export async function runAB({ baseUrl, apiKey, document, perPage = 10, rounds = 
     "A (baseline)": async () => (await botA.orderHistory({ page: 1, perPage })).data.length,
     "B (change)": async () => (await botB.orderHistory({ page: 1, perPage })).data.length,
   };
+  return interleave(contenders, perPage, rounds, group);
+}
+
+// Times `contenders` (each must return `perPage` rows) interleaved: `rounds` rounds, each
+// contender `group` calls per round, the order rotating every round; medians and quartiles.
+async function interleave(contenders, perPage, rounds, group) {
   const names = Object.keys(contenders);
   for (const n of names) for (let i = 0; i < 20; i++) if ((await contenders[n]()) !== perPage) throw new Error(n);
   const times = Object.fromEntries(names.map((k) => [k, []]));
