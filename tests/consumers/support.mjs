@@ -44,31 +44,31 @@ export function write(dir, file, text) {
  */
 export function run(cmd, args, { cwd, env = {}, timeoutMs = 120_000 } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd, env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => { out += d; });
-    child.stderr.on("data", (d) => { out += d; });
-    const timer = setTimeout(() => { out += `\n[killed after ${timeoutMs} ms]`; child.kill("SIGKILL"); }, timeoutMs);
-    child.on("close", (code) => { clearTimeout(timer); resolve({ code, out }); });
+    const { child, output } = spawnPinned(cmd, args, cwd, env);
+    const timer = setTimeout(() => { output.extra = `\n[killed after ${timeoutMs} ms]`; child.kill("SIGKILL"); }, timeoutMs);
+    child.on("close", (code) => { clearTimeout(timer); resolve({ code, out: output.text + output.extra }); });
   });
 }
 
-/** Start a long-running process (a dev server); `stop()` kills it by PID. */
-export function start(cmd, args, { cwd, env = {} } = {}) {
+/** Spawn with the pinned tools first on PATH; `output.text` collects stdout+stderr. */
+function spawnPinned(cmd, args, cwd, env) {
   const child = spawn(cmd, args, {
     cwd, env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let out = "";
-  child.stdout.on("data", (d) => { out += d; });
-  child.stderr.on("data", (d) => { out += d; });
+  const output = { text: "", extra: "" };
+  child.stdout.on("data", (d) => { output.text += d; });
+  child.stderr.on("data", (d) => { output.text += d; });
+  return { child, output };
+}
+
+/** Start a long-running process (a dev server); `stop()` kills it by PID. */
+export function start(cmd, args, { cwd, env = {} } = {}) {
+  const { child, output } = spawnPinned(cmd, args, cwd, env);
   const exited = new Promise((r) => child.on("exit", r));
   return {
     pid: child.pid,
-    output: () => out,
+    output: () => output.text,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         process.kill(child.pid, "SIGTERM");
