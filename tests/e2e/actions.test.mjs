@@ -6,8 +6,7 @@
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import {
-  SANDBOX_URL, requireSandbox, launch, openPage, ordersIdle, byTestId, seededOrders,
-} from "./support/browser.mjs";
+  SANDBOX_URL, requireSandbox, launch, openPage, ordersIdle, byTestId, seededOrders, closeSession } from "./support/browser.mjs";
 
 let browser;
 let session;
@@ -30,10 +29,7 @@ after(async () => {
 afterEach(async () => {
   const s = session;
   session = null;
-  if (!s) return;
-  const problems = s.problems();
-  await s.close();
-  assert.deepEqual(problems, [], "the page logged errors or threw");
+  await closeSession(s);
 });
 
 /** Show just the order `orderId` in the table. */

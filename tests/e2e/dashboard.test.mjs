@@ -5,8 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import {
   SANDBOX_URL, AGENT_KEY, requireSandbox, launch, openPage, ordersIdle, takeScreenshots,
-  parseCsv, text, byTestId, seededOrders, matchesFilter,
-} from "./support/browser.mjs";
+  parseCsv, text, byTestId, seededOrders, matchesFilter, closeSession } from "./support/browser.mjs";
 
 let browser;
 let session;
@@ -22,10 +21,7 @@ after(async () => { await browser?.close(); });
 afterEach(async () => {
   const s = session;
   session = null;
-  if (!s) return;
-  const problems = s.problems();
-  await s.close();
-  assert.deepEqual(problems, [], "the page logged errors or threw");
+  await closeSession(s);
 });
 
 async function open(options) {

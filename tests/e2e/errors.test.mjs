@@ -3,7 +3,7 @@
 // activity log and the sandbox's own request log.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { AGENT_KEY, requireSandbox, launch, openPage, text, byTestId } from "./support/browser.mjs";
+import { AGENT_KEY, requireSandbox, launch, openPage, text, byTestId, closeSession } from "./support/browser.mjs";
 
 let browser;
 let session;
@@ -16,10 +16,7 @@ after(async () => { await browser?.close(); });
 afterEach(async () => {
   const s = session;
   session = null;
-  if (!s) return;
-  const problems = s.problems();
-  await s.close();
-  assert.deepEqual(problems, [], "the page logged unexpected errors or threw");
+  await closeSession(s, "the page logged unexpected errors or threw");
 });
 
 async function open() {

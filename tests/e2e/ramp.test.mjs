@@ -2,7 +2,7 @@
 // the sandbox's hosted ramp page in the frame, and list the crypto.requested event it posts.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { requireSandbox, launch, openPage, text, byTestId } from "./support/browser.mjs";
+import { requireSandbox, launch, openPage, text, byTestId, closeSession } from "./support/browser.mjs";
 
 let browser;
 let session;
@@ -15,10 +15,7 @@ after(async () => { await browser?.close(); });
 afterEach(async () => {
   const s = session;
   session = null;
-  if (!s) return;
-  const problems = s.problems();
-  await s.close();
-  assert.deepEqual(problems, [], "the page logged errors or threw");
+  await closeSession(s);
 });
 
 test("the public-key field warns about a secret key (classifyKey)", async (t) => {

@@ -2,6 +2,7 @@
 // (`npx playwright install` cannot work here), page error capture, and the screenshots.
 // Not a test file itself (node --test only picks *.test.mjs).
 import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 
@@ -173,4 +174,15 @@ export function matchesFilter(o, { status, paymentMethod, dateFrom, dateTo, orde
   const day = String(o.createdAt).slice(0, 10);
   return (!status || o.status === status) && (!paymentMethod || o.paymentMethod === paymentMethod) &&
     (!dateFrom || day >= dateFrom) && (!dateTo || day <= dateTo) && (!orderId || o.orderId === orderId);
+}
+
+/**
+ * The `afterEach` of the page suites: closes a test's page session (from `openPage`), if
+ * any, and fails the test when the page logged errors or threw.
+ */
+export async function closeSession(s, what = "the page logged errors or threw") {
+  if (!s) return;
+  const problems = s.problems();
+  await s.close();
+  assert.deepEqual(problems, [], what);
 }
