@@ -42,13 +42,33 @@ export function compose(Client, fn) {
   const OrderIterator = iterator(notThis);
   const [BotClient, MerchantClient] = [["BotClient", BOT_METHODS, false], ["MerchantClient", MERCHANT_METHODS, true]]
     .map(([name, names, merchant]) => {
-      let use;
+      let use, drive;
       class C {
-        #c; #busy = 0;
+        #c; #busy = 0; #calls = 0;
         constructor(options) {
           this.#c = new Client(options, merchant);
         }
         static {
+          // One call, driven here so that no Rust future runs per call: `started` is what
+          // `__call(n, ...)` returned (every check done, the first attempt sent): the
+          // SettlementError to reject with, or the call's context, whose first element is the
+          // first attempt's result (a promise). Each result goes back to the wasm
+          // (`__call(98, context, attempt, result)`, STEP in src/js/mod.rs), which returns the
+          // value, the SettlementError, or the next attempt (a promise: a retry after its
+          // backoff; the decision is the Rust core's, `crate::call::step`). A call in flight
+          // keeps the wasm instance: free() during it releases it when the last call ends.
+          drive = async (self, w, started) => {
+            if (started instanceof SettlementError) throw started;
+            self.#calls++;
+            try {
+              let r = started[0];
+              for (let attempt = 0; r instanceof Promise; attempt++) r = w.__call(98, started, attempt, await r);
+              if (r instanceof SettlementError) throw r;
+              return r;
+            } finally {
+              if (--self.#calls === 0 && !self.#c) w.free();
+            }
+          };
           // Runs `f` on the wasm instance if `self` is a live instance of this class.
           use = (self, f, sync) => {
             if (typeof self != "object" || self === null || !(#c in self) || !self.#c) {
@@ -58,7 +78,7 @@ export function compose(Client, fn) {
             }
             self.#busy++;
             try {
-              return f(self.#c);
+              return f(self.#c, self);
             } finally {
               self.#busy--;
             }
@@ -71,14 +91,14 @@ export function compose(Client, fn) {
             // that frees its client): the wasm instance is in use.
             if (this.#busy > 1) throw notThis(name);
             this.#c = null;
-            c.free();
+            if (!this.#calls) c.free();
           }, true);
         }
       }
       Object.defineProperty(C, "name", { value: name });
       const P = C.prototype;
       names.split(" ").forEach((m, n) => {
-        P[m] = function (a, b, c) { return use(this, (w) => w.__call(n, a, b, c)); };
+        P[m] = function (a, b, c) { return use(this, (w, self) => drive(self, w, w.__call(n, a, b, c))); };
       });
       if (!merchant) {
         P.orders = function (options) {

@@ -103,6 +103,17 @@ node_modules/.bin/esbuild --bundle --format=esm "${minify[@]}" --log-level=warni
   --external:./wasm-load-error.js pkg/index.js --outfile=pkg/index.bundle.js
 mv pkg/index.bundle.js pkg/index.js
 rm "$glue"
+# The transport's JavaScript half (src/transport/send.js, a wasm-bindgen snippet, written under
+# snippets/<crate-hash>/): bundled into index.js above for the browser; for Node, CommonJS at
+# node/send.cjs, a fixed name the glue's `require` is pointed to.
+rm -rf pkg/web/snippets
+snippets="$(find pkg/node/snippets -name '*.js')"
+[ "$snippets" = "$(find pkg/node/snippets -path '*/src/transport/send.js')" ] \
+  || { echo "build-pkg: unexpected wasm-bindgen snippets: $snippets" >&2; exit 1; }
+node_modules/.bin/esbuild --format=cjs --platform=node --log-level=warning "$snippets" --outfile=pkg/node/send.cjs
+sed -i 's|require("./snippets/[^"]*/src/transport/send.js")|require("./send.cjs")|' pkg/node/$name.js
+! grep -q 'require("./snippets/' pkg/node/$name.js || { echo "build-pkg: the Node glue still requires snippets/" >&2; exit 1; }
+rm -rf pkg/node/snippets
 # compose.js (bundled into index.js above) as CommonJS for the Node entry.
 node_modules/.bin/esbuild --format=cjs --platform=node --log-level=warning pkg/compose.js --outfile=pkg/node/compose.cjs
 rm pkg/compose.js

@@ -6,7 +6,11 @@
 // This script applies the same renames to the glue, in one pass each:
 //   - the import object's module key `"./<name>_bg.js"` becomes the module's new name;
 //   - each key of that import object (`name: function(`) becomes the import's new name;
-//   - each `wasm.<export>` access becomes `wasm.<new name>`.
+//   - each `wasm.<export>` access becomes `wasm.<new name>`;
+//   - imports of a JavaScript snippet module (`./snippets/.../x.js`, from
+//     `#[wasm_bindgen(module = ...)]`), which binaryen folds into the same one module, become
+//     keys of that module's import object (`<new name>: importN.<name>`), and the snippet's
+//     own entry of the returned object is dropped.
 // Every rename is checked: each import key occurs exactly once, each renamed export is used
 // only as `wasm.<name>`, and no old name is left anywhere in the glue.
 // Used by scripts/build-pkg.sh for the browser build:
@@ -31,10 +35,12 @@ if (modules.size !== 1) fail(`expected one import module, found ${[...modules].j
 const newModule = [...modules][0];
 
 const imports = new Map();
+const snippetImports = [];
 for (const [mod, from, to] of map.imports) {
-  if (mod !== moduleName) fail(`import ${from} of unexpected module ${mod}`);
   if (!ident.test(to)) fail(`import ${from}: ${to} is not an identifier`);
-  imports.set(from, to);
+  if (mod.startsWith("./snippets/")) snippetImports.push([mod, from, to]);
+  else if (mod !== moduleName) fail(`import ${from} of unexpected module ${mod}`);
+  else imports.set(from, to);
 }
 const exports = new Map();
 for (const [from, to] of map.exports) {
@@ -46,6 +52,24 @@ let js = readFileSync(jsPath, "utf8");
 const key = JSON.stringify(moduleName);
 if (js.split(key).length !== 2) fail(`module ${moduleName}: not exactly one occurrence in ${jsPath}`);
 js = js.replace(key, JSON.stringify(newModule));
+
+// Snippet modules: `"./snippets/...": importN,` entries of the returned import object.
+const snippetVars = new Map();
+js = js.replace(/^\s*("\.\/snippets\/[^"]+"): (import\d+),\n/gm, (_, mod, v) => {
+  snippetVars.set(JSON.parse(mod), v);
+  return "";
+});
+if (snippetImports.length) {
+  const entries = snippetImports.map(([mod, from, to]) => {
+    const v = snippetVars.get(mod) ?? fail(`snippet module ${mod}: no entry in ${jsPath}`);
+    if (!ident.test(from)) fail(`snippet import ${from} is not an identifier`);
+    return `${to}: ${v}.${from},`;
+  });
+  const head = "const import0 = {\n        __proto__: null,\n";
+  if (js.split(head).length !== 2) fail(`the import object is not where expected in ${jsPath}`);
+  js = js.replace(head, head + entries.map((e) => `        ${e}\n`).join(""));
+}
+if (/"\.\/snippets\/[^"]+":/.test(js)) fail(`a snippet module is still an import object key in ${jsPath}`);
 
 const seen = new Set();
 const alt = (names) => [...names].sort((a, b) => b.length - a.length).map(escape).join("|");
@@ -66,4 +90,4 @@ for (const name of exports.keys()) {
   if (new RegExp(`[.'"\`]${escape(name)}\\b`).test(js)) fail(`export ${name} is still referenced in ${jsPath}`);
 }
 writeFileSync(jsPath, js);
-console.log(`minify-imports: ${imports.size} imports, ${exports.size} exports and the module renamed in ${path.basename(jsPath)}`);
+console.log(`minify-imports: ${imports.size + snippetImports.length} imports, ${exports.size} exports and the module renamed in ${path.basename(jsPath)}`);

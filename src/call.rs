@@ -158,11 +158,83 @@ pub struct Success {
     pub value: Json,
 }
 
-/// Posts `body` to the configured endpoint. `retryable` says whether the operation is
-/// read-only (only those are retried). A call that is not (a mutation) is sent once, and a
-/// network error, timeout or abort after it was handed to the transport ends in
-/// `outcome_unknown`; an abort before sending stays `aborted`. The caller's `signal` is checked before every
-/// attempt and cancels sends and backoff sleeps; aborts are never retried.
+/// What follows one attempt: [`step`], the sans-I/O core of [`run`] (the JavaScript binding
+/// drives the same steps from pkg-template/compose.js, with no Rust future per call).
+pub enum Next {
+    /// The call succeeded.
+    Done(Success),
+    /// The call failed (not redacted yet).
+    Fail(Error),
+    /// Wait this many ms, then send the call again (attempt + 1).
+    Retry(u64),
+}
+
+/// The request of every attempt of a call on `config`'s endpoint.
+pub fn request<'a>(config: &'a Config, body: &'a Text) -> HttpRequest<'a> {
+    HttpRequest {
+        url: config.endpoint(),
+        headers: config.headers(),
+        body,
+        timeout_ms: config.timeout_ms(),
+    }
+}
+
+/// Decides what follows attempt number `attempt` (from 0) of a call, given what the
+/// transport returned: the decoded value, the error, or a retry after a backoff delay.
+/// `retryable` says whether the operation is read-only (only those are retried). A call that
+/// is not (a mutation) is sent once, and a network error, timeout or abort after it was handed
+/// to the transport ends in `outcome_unknown`. Aborts are never retried.
+pub fn step<T: Transport>(
+    transport: &T,
+    config: &Config,
+    retryable: bool,
+    expect: Expect,
+    attempt: u32,
+    sent: Result<crate::transport::HttpResponse, TransportError>,
+) -> Next {
+    let outcome = match sent {
+        Ok(response) => decode_response(
+            response.status,
+            response.retry_after.as_deref(),
+            &response.body,
+            transport.now_ms(),
+            expect,
+        )
+        .map(|value| Success {
+            status: response.status,
+            value,
+        }),
+        // The request was handed to the transport, so a mutation's outcome is unknown from
+        // here on (`outcome_unknown` below).
+        Err(TransportError::Aborted) => Err(Error::aborted()),
+        Err(TransportError::Timeout) => Err(Error::timeout(config.timeout_ms())),
+        Err(TransportError::Network(reason)) => Err(Error::network(&reason)),
+    };
+    let err = match outcome {
+        Ok(success) => return Next::Done(success),
+        Err(err) => err,
+    };
+    // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
+    if !retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
+        return Next::Fail(Error::outcome_unknown(&err));
+    }
+    if err.code == Code::Aborted
+        || !retryable
+        || attempt >= config.max_retries()
+        || !retry::is_retryable(&err)
+    {
+        return Next::Fail(err);
+    }
+    Next::Retry(retry::delay_ms(
+        attempt,
+        err.retry_after_ms,
+        transport.random(),
+    ))
+}
+
+/// Posts `body` to the configured endpoint, attempt after attempt as [`step`] decides. The
+/// caller's `signal` is checked before every attempt (an abort before sending stays
+/// `aborted`, even for a mutation) and cancels sends and backoff sleeps.
 pub async fn run<T: Transport>(
     transport: &T,
     config: &Config,
@@ -171,52 +243,21 @@ pub async fn run<T: Transport>(
     expect: Expect,
     signal: Option<&Signal>,
 ) -> Result<Success, Error> {
-    let request = HttpRequest {
-        url: config.endpoint(),
-        headers: config.headers(),
-        body,
-        timeout_ms: config.timeout_ms(),
-    };
+    let request = request(config, body);
     let mut attempt: u32 = 0;
     loop {
         if is_aborted(signal) {
             return Err(Error::aborted());
         }
-        let outcome = match transport.send(&request, signal).await {
-            Ok(response) => decode_response(
-                response.status,
-                response.retry_after.as_deref(),
-                &response.body,
-                transport.now_ms(),
-                expect,
-            )
-            .map(|value| Success {
-                status: response.status,
-                value,
-            }),
-            // The signal was checked just above: the request was handed to the transport,
-            // so a mutation's outcome is unknown from here on (`outcome_unknown` below).
-            Err(TransportError::Aborted) => Err(Error::aborted()),
-            Err(TransportError::Timeout) => Err(Error::timeout(config.timeout_ms())),
-            Err(TransportError::Network(reason)) => Err(Error::network(&reason)),
-        };
-        let err = match outcome {
-            Ok(success) => return Ok(success),
-            Err(err) => err,
-        };
-        // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
-        if !retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
-            return Err(Error::outcome_unknown(&err));
-        }
-        if err.code == Code::Aborted {
-            return Err(err);
-        }
-        if !retryable || attempt >= config.max_retries() || !retry::is_retryable(&err) {
-            return Err(err);
-        }
-        let delay = retry::delay_ms(attempt, err.retry_after_ms, transport.random());
-        if transport.sleep(delay, signal).await.is_err() || is_aborted(signal) {
-            return Err(Error::aborted());
+        let sent = transport.send(&request, signal).await;
+        match step(transport, config, retryable, expect, attempt, sent) {
+            Next::Done(success) => return Ok(success),
+            Next::Fail(err) => return Err(err),
+            Next::Retry(delay) => {
+                if transport.sleep(delay, signal).await.is_err() || is_aborted(signal) {
+                    return Err(Error::aborted());
+                }
+            }
         }
         attempt += 1;
     }

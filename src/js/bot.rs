@@ -1,12 +1,8 @@
 //! `BotClient` for JavaScript (its `OrderIterator` is in pkg-template/compose.js).
 
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::error::to_js;
 use super::options;
@@ -29,12 +25,6 @@ pub struct JsBotClient {
     inner: Rc<Client>,
 }
 
-/// Every Promise-returning method goes through this one (non-generic) function, so the
-/// promise plumbing is compiled once.
-pub(super) fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>) -> Promise {
-    future_to_promise(async move { future.await.map_err(|e| to_js(&e)) })
-}
-
 impl JsBotClient {
     pub fn new(options: &JsValue) -> Result<JsBotClient, JsValue> {
         let client = Client::from_client(super::new_client(options, BOT_PATH, false)?);
@@ -43,19 +33,9 @@ impl JsBotClient {
         })
     }
 
-    fn reject(&self, err: Error) -> Promise {
-        Promise::reject(&to_js(&self.inner.config().redact(err)))
-    }
-
-    /// Runs a prepared call: one shared future type for every method.
-    fn run(&self, call: Result<PreparedCall, Error>) -> Promise {
-        match call {
-            Err(e) => self.reject(e),
-            Ok(call) => {
-                let client = self.inner.clone();
-                spawn(Box::pin(async move { client.execute(&call).await }))
-            }
-        }
+    /// The client's core (configuration and transport).
+    pub(super) fn core(&self) -> &super::Core {
+        &self.inner
     }
 
     /// `orders(options)`'s checks (those of `BotClient::orders` in Rust): the error to throw,
@@ -73,17 +53,17 @@ impl JsBotClient {
 
     /// Every other method: `n` numbers them as `BOT_CALLS` (then `request`); the package entries
     /// define the named methods (pkg-template/compose.js) and their types are `BOT_TS` below.
-    pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> Promise {
-        let Some(op) = BOT_CALLS.get(n as usize) else {
-            return self.request(a, b, c);
+    /// Returns what `super::start` does.
+    pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> JsValue {
+        let call = match (n, BOT_CALLS.get(n as usize)) {
+            (_, None) => self.request(a, b, c),
+            (0, _) => self.profile(a),
+            (1, _) => self.order_history(a),
+            (2, _) => self.withdrawal_info(a, b),
+            (3..=5, Some(op)) => self.order_mutation(op, &a, &b),
+            (_, Some(op)) => self.run_op(op, options::mutation_values(op, &a)),
         };
-        match n {
-            0 => self.profile(a),
-            1 => self.order_history(a),
-            2 => self.withdrawal_info(a, b),
-            3..=5 => self.order_mutation(op, &a, &b),
-            _ => self.run_op(op, options::mutation_values(op, &a)),
-        }
+        super::start(&self.inner, n, call)
     }
 }
 
@@ -137,42 +117,47 @@ export declare class OrderIterator {
 /// The methods' own functions (not exported: `__call` reaches them).
 impl JsBotClient {
     /// The agent's profile (default: every field but `apiKey`); see `ProfileOptions`.
-    fn profile(&self, options: JsValue) -> Promise {
-        let call =
-            options::field_options(&options).and_then(|o| self.inner.prepare(&PROFILE, vec![], o));
-        self.run(call)
+    fn profile(&self, options: JsValue) -> Result<PreparedCall, Error> {
+        options::field_options(&options).and_then(|o| self.inner.prepare(&PROFILE, vec![], o))
     }
 
     /// One page of the order history; see `OrderHistoryOptions`.
-    fn order_history(&self, options: JsValue) -> Promise {
-        let call = options::order_history_args(&options).and_then(|a| {
+    fn order_history(&self, options: JsValue) -> Result<PreparedCall, Error> {
+        options::order_history_args(&options).and_then(|a| {
             let values = order_history_values(a.page, a.per_page, a.filter);
             let o = FieldOptions {
                 fields: a.fields,
                 signal: a.signal,
             };
             self.inner.prepare(&ORDER_HISTORY, values, o)
-        });
-        self.run(call)
+        })
     }
 
     /// Withdrawal information for a coin such as `"USDC"`, or `null` when unknown.
-    fn withdrawal_info(&self, symbol: JsValue, options: JsValue) -> Promise {
-        let call = options::string_arg(&symbol, "symbol").and_then(|symbol| {
+    fn withdrawal_info(&self, symbol: JsValue, options: JsValue) -> Result<PreparedCall, Error> {
+        options::string_arg(&symbol, "symbol").and_then(|symbol| {
             let o = options::field_options(&options)?;
             self.inner
                 .prepare(&WITHDRAWAL_INFO, vec![Value::Str(symbol)], o)
-        });
-        self.run(call)
+        })
     }
 
-    /// Prepares and runs `op` with values read from JS: one shared path for the mutations.
-    fn run_op(&self, op: &Operation, read: Result<(Vec<Value>, FieldOptions), Error>) -> Promise {
-        self.run(read.and_then(|(values, o)| self.inner.prepare(op, values, o)))
+    /// Prepares `op` with values read from JS: one shared path for the mutations.
+    fn run_op(
+        &self,
+        op: &Operation,
+        read: Result<(Vec<Value>, FieldOptions), Error>,
+    ) -> Result<PreparedCall, Error> {
+        read.and_then(|(values, o)| self.inner.prepare(op, values, o))
     }
 
     /// A mutation on one order, by its `id`.
-    fn order_mutation(&self, op: &Operation, p2p_payment: &JsValue, options: &JsValue) -> Promise {
+    fn order_mutation(
+        &self,
+        op: &Operation,
+        p2p_payment: &JsValue,
+        options: &JsValue,
+    ) -> Result<PreparedCall, Error> {
         let read = options::string_arg(p2p_payment, "p2pPayment").and_then(|id| {
             let o = FieldOptions {
                 fields: None,
@@ -184,12 +169,16 @@ impl JsBotClient {
     }
 
     /// Any other operation's `data`; retried only if every operation in it is a query.
-    fn request(&self, document: JsValue, variables: JsValue, options: JsValue) -> Promise {
-        let call = options::string_arg(&document, "document").and_then(|document| {
+    fn request(
+        &self,
+        document: JsValue,
+        variables: JsValue,
+        options: JsValue,
+    ) -> Result<PreparedCall, Error> {
+        options::string_arg(&document, "document").and_then(|document| {
             let vars = options::variables(&variables)?;
             let opts = options::call_options(&options)?;
             self.inner.prepare_request(&document, vars.as_ref(), opts)
-        });
-        self.run(call)
+        })
     }
 }

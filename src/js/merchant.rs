@@ -2,13 +2,12 @@
 
 use std::rc::Rc;
 
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::bot::spawn;
-use super::error::to_js;
 use super::options::{field_options, string_arg};
+use crate::call::PreparedCall;
 use crate::config::MERCHANT_PATH;
+use crate::error::Error;
 use crate::merchant::MerchantClient;
 use crate::operations::{Operation, Value, MERCHANT_CALLS};
 use crate::transport::FetchTransport;
@@ -28,39 +27,39 @@ impl JsMerchantClient {
         })
     }
 
+    /// The client's core (configuration and transport).
+    pub(super) fn core(&self) -> &super::Core {
+        &self.inner
+    }
+
     /// The one path of every method: argument (named as the declaration's caller-facing
-    /// name), options, prepare, run.
-    fn call(
+    /// name), options, prepare.
+    fn prepare(
         &self,
         op: &'static Operation,
         argument: Option<&JsValue>,
         options: &JsValue,
-    ) -> Promise {
+    ) -> Result<PreparedCall, Error> {
         let values = match (argument, op.args.first()) {
             (Some(v), Some(arg)) => string_arg(v, arg.caller).map(|a| vec![Value::Str(a)]),
             _ => Ok(vec![]),
         };
-        let call = values.and_then(|values| {
+        values.and_then(|values| {
             let o = field_options(options)?;
             self.inner.prepare(op, values, o)
-        });
-        match call {
-            Err(e) => Promise::reject(&to_js(&self.inner.config().redact(e))),
-            Ok(call) => {
-                let client = self.inner.clone();
-                spawn(Box::pin(async move { client.execute(&call).await }))
-            }
-        }
+        })
     }
 
     /// Every method: `n` numbers them as `MERCHANT_CALLS`; the package entries define the named
-    /// methods (pkg-template/compose.js) and their types are `MERCHANT_TS` below.
-    pub fn call_n(&self, n: u32, a: JsValue, b: JsValue) -> Promise {
-        match MERCHANT_CALLS.get(n as usize) {
-            Some(op) if op.args.is_empty() => self.call(op, None, &a),
-            Some(op) => self.call(op, Some(&a), &b),
-            None => Promise::reject(&JsValue::UNDEFINED),
-        }
+    /// methods (pkg-template/compose.js) and their types are `MERCHANT_TS` below. Returns what
+    /// `super::start` does.
+    pub fn call_n(&self, n: u32, a: JsValue, b: JsValue) -> JsValue {
+        let call = match MERCHANT_CALLS.get(n as usize) {
+            Some(op) if op.args.is_empty() => self.prepare(op, None, &a),
+            Some(op) => self.prepare(op, Some(&a), &b),
+            None => Err(Error::invalid("this", "not a method of MerchantClient")),
+        };
+        super::start(&self.inner, n, call)
     }
 }
 

@@ -12,7 +12,15 @@ mod merchant;
 mod options;
 mod ramp;
 
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::call::{Next, PreparedCall};
+use crate::error::Error;
+use crate::graphql::Expect;
+use crate::operations::{Operation, BOT_CALLS, MERCHANT_CALLS};
+use crate::transport::{is_aborted, FetchTransport, Signal};
 
 /// The one wasm class behind both JavaScript clients: pkg-template/compose.js defines the
 /// classes `BotClient` and `MerchantClient`, each holding one of these (one constructor,
@@ -23,6 +31,11 @@ pub struct JsClient(Inner);
 
 /// The `n` of `__call` that runs `orders()`'s checks (compose.js passes the same number).
 const ORDERS_CHECK: u32 = 99;
+/// The `n` of `__call` that takes one attempt's result (compose.js' `drive`): `a` the call's
+/// context (from [`start`]), `b` the attempt's number (from 0), `c` its result.
+const STEP: u32 = 98;
+
+type Core = crate::call::Client<FetchTransport>;
 
 enum Inner {
     Bot(bot::JsBotClient),
@@ -41,17 +54,72 @@ impl JsClient {
         }))
     }
 
-    /// Method `n` of the client's class (numbered as `BOT_CALLS` or `MERCHANT_CALLS`): its
-    /// promise. `n = ORDERS_CHECK`: `BotClient.orders()`'s checks, the error to throw or
-    /// `undefined` (one export for both: each export costs its shim and glue).
+    /// Method `n` of the client's class (numbered as `BOT_CALLS` or `MERCHANT_CALLS`): see
+    /// [`start`]. `n = STEP`: one attempt's result, see [`JsClient::step`]. `n = ORDERS_CHECK`:
+    /// `BotClient.orders()`'s checks, the error to throw or `undefined` (one export for all:
+    /// each export costs its shim and glue).
     #[wasm_bindgen(js_name = __call)]
     pub fn call(&self, n: u32, a: JsValue, b: JsValue, c: JsValue) -> JsValue {
         match &self.0 {
+            _ if n == STEP => self.step(&a, &b, &c),
             Inner::Bot(x) if n == ORDERS_CHECK => x.check_orders(a),
-            Inner::Bot(x) => x.call(n, a, b, c).into(),
-            Inner::Merchant(x) => x.call_n(n, a, b).into(),
+            Inner::Bot(x) => x.call(n, a, b, c),
+            Inner::Merchant(x) => x.call_n(n, a, b),
         }
     }
+}
+
+impl JsClient {
+    /// What follows attempt `attempt` of the call whose context is `ctx`, given its `result`
+    /// (`crate::call::step`): the value, the `SettlementError` to reject with (redacted), or
+    /// the promise of the next attempt's result (sent after its backoff delay).
+    fn step(&self, ctx: &JsValue, attempt: &JsValue, result: &JsValue) -> JsValue {
+        let ctx: &Array = ctx.unchecked_ref();
+        let code = ctx.get(1).as_f64().unwrap_or(0.0) as u32;
+        let (client, calls): (&Core, &[&Operation]) = match &self.0 {
+            Inner::Bot(x) => (x.core(), &BOT_CALLS),
+            Inner::Merchant(x) => (x.core(), &MERCHANT_CALLS),
+        };
+        // `request` (after the operations) selects the whole `data`.
+        let expect = calls
+            .get(code as usize / 2)
+            .map_or(Expect::Data, |op| op.expect());
+        let signal = ctx.get(3);
+        let signal: Option<&Signal> = (!signal.is_undefined()).then(|| signal.unchecked_ref());
+        let attempt = attempt.as_f64().unwrap_or(0.0) as u32;
+        let sent = FetchTransport::result(result, signal);
+        let (config, transport) = (client.config(), client.transport());
+        match crate::call::step(transport, config, code % 2 == 1, expect, attempt, sent) {
+            Next::Done(success) => success.value,
+            Next::Fail(e) => error::to_js(&config.redact(e)),
+            Next::Retry(delay) => {
+                let body = ctx.get(2).unchecked_into();
+                let request = crate::call::request(config, &body);
+                transport.start(&request, signal, Some(delay)).into()
+            }
+        }
+    }
+}
+
+/// Starts call `call` of method `n` on `client`, its first attempt sent at once: the
+/// `SettlementError` to reject with (invalid arguments, or an already aborted signal;
+/// redacted), or the call's context `[first attempt's result (a promise), n * 2 + retryable,
+/// body, signal]`, which compose.js' `drive` awaits and hands back to `__call(STEP, ...)`
+/// with each result. No Rust future per call: its awaits are the driver's.
+fn start(client: &Core, n: u32, call: Result<PreparedCall, Error>) -> JsValue {
+    let call = match client.redact(call) {
+        Ok(call) if !is_aborted(call.signal.as_ref()) => call,
+        Ok(_) => return error::to_js(&Error::aborted()),
+        Err(e) => return error::to_js(&e),
+    };
+    let request = crate::call::request(client.config(), &call.body);
+    let first = client
+        .transport()
+        .start(&request, call.signal.as_ref(), None);
+    let code = n * 2 + u32::from(call.retryable);
+    let signal = call.signal.map_or(JsValue::UNDEFINED, JsValue::from);
+    let ctx = Array::of4(&first, &code.into(), &call.body, &signal);
+    ctx.into()
 }
 
 /// Installs (once) a tiny panic hook that reports the panic's location on `console.error`.

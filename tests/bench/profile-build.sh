@@ -19,11 +19,11 @@ node_modules/.bin/wasm-opt -g -Os --flatten --rereloop -Os --converge "${feature
 mv "$w.opt" "$w"
 glue="$out/pkg/web/$name.js"
 sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.wasm', import.meta.url)|" "$glue"
-cp pkg-template/index.js pkg-template/reconcile.js "$out/pkg/"
+cp pkg-template/index.js pkg-template/compose.js "$out/pkg/"
 node_modules/.bin/esbuild --bundle --format=esm --log-level=warning \
   --external:./wasm-load-error.js "$out/pkg/index.js" --outfile="$out/pkg/index.bundle.js"
 mv "$out/pkg/index.bundle.js" "$out/pkg/index.js"
-rm -f "$glue" "$out/pkg/reconcile.js"
+rm -f "$glue" "$out/pkg/compose.js"
 cp tests/bench/page/* "$out/www/"
 mkdir -p "$out/www/vendor"
 node_modules/.bin/esbuild --bundle --format=esm --minify --log-level=warning \

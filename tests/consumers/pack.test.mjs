@@ -12,7 +12,7 @@ const PKG = path.join(ROOT, "pkg");
 
 const EXPECTED = [
   "LICENSE-APACHE", "LICENSE-MIT", "README.md", "index.d.cts", "index.d.ts", "index.js",
-  "node/compose.cjs", "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts",
+  "node/compose.cjs", "node/index.cjs", "node/index.mjs", "node/package.json", "node/send.cjs", "node/settlement_wasm.d.ts",
   "node/settlement_wasm.js", "node/settlement_wasm_bg.wasm", "package.json",
   "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
 ];
