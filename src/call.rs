@@ -2,9 +2,11 @@
 //! and [`Client`], the core every client (`BotClient`, `MerchantClient`) is built on: one
 //! validated [`Config`], one [`Transport`], and [`PreparedCall`]s to run through them.
 
+use std::cell::RefCell;
+
 use crate::config::{ClientOptions, Config};
 use crate::error::{Code, Error};
-use crate::graphql::{self, decode_response, Body, Expect, Text, Variables};
+use crate::graphql::{self, decode_response, Expect, Text};
 use crate::json::Json;
 use crate::operations::{Endpoint, Operation, Value};
 use crate::retry;
@@ -30,15 +32,19 @@ impl PreparedCall {
         variables: &[(&str, Value)],
         signal: Option<Signal>,
     ) -> Result<PreparedCall, Error> {
-        let body = Body {
-            query: document,
-            variables: Variables::Named(variables),
-            operation_name: Some(op.name),
-        };
+        let prefix = graphql::Prefix::new(document, op.name).ok_or_else(unwritable)?;
+        PreparedCall::with_prefix(op, &prefix, variables, signal)
+    }
+
+    /// The call of `op` with checked variables, its body completing `prefix`.
+    fn with_prefix(
+        op: &Operation,
+        prefix: &graphql::Prefix,
+        variables: &[(&str, Value)],
+        signal: Option<Signal>,
+    ) -> Result<PreparedCall, Error> {
         Ok(PreparedCall {
-            body: body.to_text().ok_or_else(|| {
-                Error::invalid("arguments", "the request body could not be written")
-            })?,
+            body: prefix.body(variables).ok_or_else(unwritable)?,
             retryable: op.retryable(),
             expect: op.expect(),
             signal,
@@ -61,13 +67,20 @@ impl PreparedCall {
 pub struct Client<T: Transport> {
     config: Config,
     transport: T,
+    /// The body prefix of each built-in operation called with its default selection, by
+    /// operation name, written on its first call (see [`graphql::Prefix`]).
+    prefixes: RefCell<Vec<(&'static str, graphql::Prefix)>>,
 }
 
 impl<T: Transport> Client<T> {
     /// Validates `options` for the endpoint at `path` under `baseUrl`.
     pub fn new(options: &ClientOptions, path: &str, transport: T) -> Result<Self, Error> {
         let config = Config::new(options, path)?;
-        Ok(Client { config, transport })
+        Ok(Client {
+            config,
+            transport,
+            prefixes: RefCell::default(),
+        })
     }
 
     /// The validated configuration.
@@ -118,13 +131,48 @@ impl<T: Transport> Client<T> {
         values: Vec<Value>,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
-        self.redact(prepare(endpoint, op, values, options))
+        if options.fields.is_some() {
+            return self.redact(prepare(endpoint, op, values, options));
+        }
+        // The default selection: the body from this client's prefix of `op`.
+        self.redact(check(endpoint, op, values).and_then(|variables| {
+            PreparedCall::with_prefix(op, &self.prefix(op)?, &variables, options.signal)
+        }))
+    }
+
+    /// This client's body prefix of `op` with its default selection, written on first use.
+    fn prefix(&self, op: &Operation) -> Result<graphql::Prefix, Error> {
+        let mut prefixes = self.prefixes.borrow_mut();
+        if let Some((_, p)) = prefixes.iter().find(|(name, _)| *name == op.name) {
+            return Ok(p.clone());
+        }
+        let p = graphql::Prefix::new(&op.document(op.fields), op.name).ok_or_else(unwritable)?;
+        prefixes.push((op.name, p.clone()));
+        Ok(p)
     }
 
     /// Redacts the key from an error result.
     pub fn redact<R>(&self, r: Result<R, Error>) -> Result<R, Error> {
         r.map_err(|e| self.config.redact(e))
     }
+}
+
+fn unwritable() -> Error {
+    Error::invalid("arguments", "the request body could not be written")
+}
+
+/// Refuses an operation of the other endpoint; checks the values: the variables.
+fn check(
+    endpoint: Endpoint,
+    op: &Operation,
+    values: Vec<Value>,
+) -> Result<Vec<(&'static str, Value)>, Error> {
+    if op.endpoint != endpoint {
+        let mut m = String::from(op.field);
+        m.push_str(" is not an operation of this client's endpoint");
+        return Err(Error::invalid("operation", m));
+    }
+    op.variables(values)
 }
 
 /// Builds the call of `op` on a client of `endpoint`: refuses an operation of the other
@@ -135,12 +183,7 @@ pub fn prepare(
     values: Vec<Value>,
     options: FieldOptions,
 ) -> Result<PreparedCall, Error> {
-    if op.endpoint != endpoint {
-        let mut m = String::from(op.field);
-        m.push_str(" is not an operation of this client's endpoint");
-        return Err(Error::invalid("operation", m));
-    }
-    let variables = op.variables(values)?;
+    let variables = check(endpoint, op, values)?;
     if op.fields.is_empty() && options.fields.is_some() {
         let mut m = String::from(op.field);
         m.push_str(" returns a Boolean: there are no fields to select");
@@ -260,5 +303,107 @@ pub async fn run<T: Transport>(
             }
         }
         attempt += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operations::{Arg, Check, ALL};
+    use crate::testing::FakeTransport;
+    use crate::types::OrderHistoryFilter;
+
+    /// A valid value for `arg`.
+    fn value(arg: &Arg) -> Value {
+        match arg.check {
+            Check::Page | Check::PerPage => Value::Int(2),
+            Check::Filter => Value::Filter(OrderHistoryFilter {
+                status: Some("completed".into()),
+                ..OrderHistoryFilter::default()
+            }),
+            Check::CountryCode => Value::Str("NG".into()),
+            Check::Decimal | Check::OptDecimal => Value::Str("1.5".into()),
+            Check::OptHttpsUrl => Value::Str("https://receipts.example/1".into()),
+            _ => Value::Str("a1".into()),
+        }
+    }
+
+    fn client() -> Client<FakeTransport> {
+        let options = ClientOptions {
+            endpoint: Some("https://settlement.invalid/graphql".into()),
+            ..ClientOptions::default()
+        };
+        Client::new(&options, "/unused", FakeTransport::new(1)).unwrap()
+    }
+
+    fn json(body: &Text) -> serde_json::Value {
+        serde_json::from_str(body).unwrap()
+    }
+
+    #[test]
+    fn default_selection_bodies_come_from_one_prefix_per_operation() {
+        let client = client();
+        let mut checked = 0;
+        for op in ALL {
+            // Every argument given; each one alone; each one left out; none: with and without
+            // variables, where the operation's rules allow.
+            let given: Vec<Value> = op.args.iter().map(value).collect();
+            let mut sets = vec![given.clone(), op.args.iter().map(|_| Value::Null).collect()];
+            for i in 0..op.args.len() {
+                let mut one: Vec<Value> = op.args.iter().map(|_| Value::Null).collect();
+                one[i] = given[i].clone();
+                sets.push(one);
+                let mut but_one = given.clone();
+                but_one[i] = Value::Null;
+                sets.push(but_one);
+            }
+            let mut valid = 0;
+            for values in sets {
+                let Ok(expected) =
+                    prepare(op.endpoint, op, values.clone(), FieldOptions::default())
+                else {
+                    continue;
+                };
+                for _ in 0..2 {
+                    let call = client
+                        .prepare_on(op.endpoint, op, values.clone(), FieldOptions::default())
+                        .unwrap();
+                    assert_eq!(json(&call.body), json(&expected.body), "{}", op.name);
+                    assert_eq!(call.retryable, expected.retryable);
+                    checked += 1;
+                }
+                valid += 1;
+            }
+            assert!(valid > 0, "no valid values for {}", op.name);
+        }
+        assert!(checked >= 2 * ALL.len(), "{checked}");
+        // One prefix per operation, written on its first call.
+        let names: Vec<&str> = client.prefixes.borrow().iter().map(|(n, _)| *n).collect();
+        assert_eq!(names.len(), ALL.len(), "{names:?}");
+    }
+
+    #[test]
+    fn a_selection_of_fields_is_written_per_call_and_refused_like_before() {
+        let client = client();
+        let op = crate::operations::PROFILE;
+        let fields = FieldOptions {
+            fields: Some(vec!["id".into()]),
+            signal: None,
+        };
+        let call = client.prepare_on(op.endpoint, &op, vec![], fields).unwrap();
+        assert!(json(&call.body)["query"]
+            .as_str()
+            .unwrap()
+            .contains("{ id }"));
+        assert!(client.prefixes.borrow().is_empty());
+        let other = crate::operations::ALL
+            .iter()
+            .find(|o| o.endpoint != op.endpoint)
+            .unwrap();
+        let e = client
+            .prepare_on(op.endpoint, other, vec![], FieldOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("operation"));
     }
 }

@@ -98,5 +98,98 @@ impl Body<'_> {
     }
 }
 
+/// The parts of a built-in operation's body that are the same on every call with its default
+/// selection, written once per client ([`crate::call::Client`] keeps them): the whole body for
+/// a call without variables, `{"query":…,"operationName":…}`, and the head of one with
+/// variables, `{"query":…,"operationName":…,"variables":`, which only the variables and `}`
+/// complete. On wasm32 both are JavaScript strings: a call neither writes nor copies the
+/// document.
+#[derive(Clone)]
+pub struct Prefix {
+    whole: Text,
+    head: Text,
+}
+
+impl Prefix {
+    /// The prefix of `operation_name`'s calls with `document`; `None` when it cannot be
+    /// written (never for a built-in document).
+    pub fn new(document: &str, operation_name: &str) -> Option<Prefix> {
+        let whole = Body {
+            query: document,
+            variables: Variables::None,
+            operation_name: Some(operation_name),
+        }
+        .to_text()?;
+        let head = text::head(&whole);
+        Some(Prefix { whole, head })
+    }
+
+    /// The body with `variables` (left out when there are none).
+    pub fn body(&self, variables: &[(&str, Value)]) -> Option<Text> {
+        if variables.is_empty() {
+            return Some(self.whole.clone());
+        }
+        let variables = Variables::Named(variables);
+        text::complete(&self.head, &variables)
+    }
+}
+
+/// [`Prefix`]' text operations: JavaScript strings on wasm32.
+#[cfg(target_arch = "wasm32")]
+mod text {
+    use super::{Text, Variables};
+    use serde::Serialize;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    #[wasm_bindgen]
+    extern "C" {
+        // `String.prototype.concat` with two arguments (js-sys binds the one-argument form).
+        #[wasm_bindgen(js_name = String)]
+        type Str;
+        #[wasm_bindgen(method, js_name = concat)]
+        fn concat2(this: &Str, a: &JsValue, b: &JsValue) -> Text;
+    }
+
+    /// `whole` without its closing `}`, then `,"variables":`.
+    pub fn head(whole: &Text) -> Text {
+        let open = whole.slice(0, whole.length() - 1);
+        open.concat(&JsValue::from_str(",\"variables\":"))
+    }
+
+    /// `head`, the variables' JSON, `}`.
+    pub fn complete(head: &Text, variables: &Variables<'_>) -> Option<Text> {
+        let value = variables
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .ok()?;
+        let json = js_sys::JSON::stringify(&value).ok()?;
+        Some(
+            head.unchecked_ref::<Str>()
+                .concat2(&json, &JsValue::from_str("}")),
+        )
+    }
+}
+
+/// [`Prefix`]' text operations.
+#[cfg(not(target_arch = "wasm32"))]
+mod text {
+    use super::{Text, Variables};
+
+    /// `whole` without its closing `}`, then `,"variables":`.
+    pub fn head(whole: &Text) -> Text {
+        let mut head = whole[..whole.len() - 1].to_owned();
+        head.push_str(",\"variables\":");
+        head
+    }
+
+    /// `head`, the variables' JSON, `}`.
+    pub fn complete(head: &Text, variables: &Variables<'_>) -> Option<Text> {
+        let mut body = head.clone();
+        body.push_str(&serde_json::to_string(variables).ok()?);
+        body.push('}');
+        Some(body)
+    }
+}
+
 #[cfg(test)]
 mod tests;
