@@ -240,7 +240,11 @@ pub fn step<T: Transport>(
             response.status,
             response.retry_after.as_deref(),
             &response.body,
-            transport.now_ms(),
+            // The clock only dates a `Retry-After` (one crossing less per call on wasm32).
+            match response.retry_after {
+                Some(_) => transport.now_ms(),
+                None => 0.0,
+            },
             expect,
         )
         .map(|value| Success {
