@@ -367,7 +367,7 @@ impl<T: Transport> BotClient<T> {
         order: &Json,
         options: FieldOptions,
     ) -> Result<Option<Json>, Error> {
-        let member = |k: &str| order.member(k).and_then(|v| v.string());
+        let member = |k: &'static str| order.member(k).and_then(|v| v.string());
         self.reconcile_ids(member("id"), member("orderId"), options)
             .await
     }

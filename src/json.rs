@@ -49,7 +49,7 @@ pub trait JsonValue: Sized + Clone + PartialEq {
     fn from_text(text: &str) -> Self;
 
     /// The member `key` of an object; `None` when absent (or `undefined`) or not an object.
-    fn member(&self, key: &str) -> Option<Self>;
+    fn member(&self, key: &'static str) -> Option<Self>;
     /// The length of an array; `None` when not an array.
     fn array_len(&self) -> Option<usize>;
     /// Element `index` of an array; `None` when out of range or not an array.
@@ -84,7 +84,7 @@ impl JsonValue for serde_json::Value {
         serde_json::Value::String(text.to_owned())
     }
 
-    fn member(&self, key: &str) -> Option<Self> {
+    fn member(&self, key: &'static str) -> Option<Self> {
         self.as_object().and_then(|o| o.get(key)).cloned()
     }
     fn array_len(&self) -> Option<usize> {
@@ -149,6 +149,26 @@ pub(crate) mod js_impl {
         ) -> Result<(), JsValue>;
     }
 
+    /// The JavaScript string of `s`, made once per name (keyed by address and length) and
+    /// kept for the module's life: the member and option names read on every call (about 15
+    /// per call). Each `JsValue::from_str` decodes UTF-8 in JavaScript: ~25 µs per 10-row call
+    /// in a Chromium CPU profile (TextDecoder and the glue around it). wasm-bindgen's own
+    /// `intern` (feature `enable-interning`) would do it with a HashMap: +3.2 KB gzip (measured).
+    pub fn name(s: &'static str) -> &'static JsValue {
+        use std::cell::RefCell;
+        type Names = RefCell<Vec<(usize, usize, &'static JsValue)>>;
+        thread_local!(static NAMES: Names = const { RefCell::new(Vec::new()) });
+        let key = (s.as_ptr() as usize, s.len());
+        NAMES.with(|names| {
+            let found = names.borrow().iter().find(|n| (n.0, n.1) == key).map(|n| n.2);
+            found.unwrap_or_else(|| {
+                let value: &'static JsValue = Box::leak(Box::new(JsValue::from_str(s)));
+                names.borrow_mut().push((key.0, key.1, value));
+                value
+            })
+        })
+    }
+
     /// `Array.isArray`; `Err` when it throws (a revoked Proxy).
     pub fn is_array(value: &JsValue) -> Result<bool, JsValue> {
         is_array_js(value)
@@ -181,7 +201,7 @@ pub(crate) mod js_impl {
 
     /// `value.length` as a number.
     pub fn length(value: &JsValue) -> Result<f64, JsValue> {
-        read(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))
+        read(value, name("length")).map(|n| n.as_f64().unwrap_or(0.0))
     }
 
     impl JsonValue for JsValue {
@@ -203,7 +223,7 @@ pub(crate) mod js_impl {
             JsValue::from_str(text)
         }
 
-        fn member(&self, key: &str) -> Option<Self> {
+        fn member(&self, key: &'static str) -> Option<Self> {
             // Any object, arrays included (one crossing less than `is_object`, which also
             // asks `Array.isArray`): an array has none of the named members read here unless
             // a caller set one, and JSON text cannot make one.
@@ -211,7 +231,7 @@ pub(crate) mod js_impl {
                 return None;
             }
             // `read`: ramp messages are the caller's objects, whose getters may throw.
-            match read(self, &JsValue::from_str(key)) {
+            match read(self, name(key)) {
                 Ok(v) if !v.is_undefined() => Some(v),
                 _ => None,
             }

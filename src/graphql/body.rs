@@ -165,7 +165,7 @@ mod text {
         let json = js_sys::JSON::stringify(&value).ok()?;
         Some(
             head.unchecked_ref::<Str>()
-                .concat2(&json, &JsValue::from_str("}")),
+                .concat2(&json, crate::json::js_impl::name("}")),
         )
     }
 }

@@ -144,7 +144,7 @@ fn read_errors(envelope: &Json) -> Result<Vec<GraphqlError>, ()> {
     let mut out = Vec::with_capacity(len);
     for i in 0..len {
         let e = list.at(i).filter(JsonValue::is_object).ok_or(())?;
-        let present = |k: &str| e.member(k).filter(|v| !v.is_null());
+        let present = |k: &'static str| e.member(k).filter(|v| !v.is_null());
         out.push(GraphqlError {
             message: e
                 .member("message")

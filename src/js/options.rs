@@ -25,8 +25,8 @@ fn unreadable(field: &str) -> Error {
 }
 
 /// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
-fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
-    js::read(obj, &JsValue::from_str(key))
+fn get(obj: &JsValue, key: &'static str, field: &str) -> Result<Option<JsValue>, Error> {
+    js::read(obj, js::name(key))
         .map(|v| Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
         .map_err(|_| unreadable(field))
 }
@@ -68,7 +68,7 @@ fn options_object(value: &JsValue, field: &str) -> Result<Option<JsValue>, Error
     }
 }
 
-fn string_max(obj: &JsValue, key: &str, field: &str, max: u32) -> Result<Option<String>, Error> {
+fn string_max(obj: &JsValue, key: &'static str, field: &str, max: u32) -> Result<Option<String>, Error> {
     match get(obj, key, field)? {
         None => Ok(None),
         Some(v) => match text(&v, field, max)? {
@@ -78,11 +78,11 @@ fn string_max(obj: &JsValue, key: &str, field: &str, max: u32) -> Result<Option<
     }
 }
 
-fn string(obj: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
+fn string(obj: &JsValue, key: &'static str, field: &str) -> Result<Option<String>, Error> {
     string_max(obj, key, field, inputs::MAX_TEXT_LEN)
 }
 
-fn integer(obj: &JsValue, key: &str, field: &str) -> Result<Option<i64>, Error> {
+fn integer(obj: &JsValue, key: &'static str, field: &str) -> Result<Option<i64>, Error> {
     match get(obj, key, field)? {
         None => Ok(None),
         Some(v) => match v.as_f64() {
@@ -138,7 +138,7 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
 }
 
 /// A date given as `YYYY-MM-DD` text or as a JavaScript `Date` (its UTC calendar date).
-fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
+fn date(filter: &JsValue, key: &'static str, field: &str) -> Result<Option<String>, Error> {
     let Some(v) = get(filter, key, field)? else {
         return Ok(None);
     };
@@ -285,7 +285,7 @@ pub fn string_arg(value: &JsValue, field: &str) -> Result<String, Error> {
 }
 
 /// `obj[key]` as a boolean: absent → `None`; anything but `true`/`false` is refused.
-fn boolean(obj: &JsValue, key: &str) -> Result<Option<bool>, Error> {
+fn boolean(obj: &JsValue, key: &'static str) -> Result<Option<bool>, Error> {
     match get(obj, key, key)? {
         None => Ok(None),
         // Compared with `===` (an import the crate already has) instead of `as_bool`.
