@@ -98,6 +98,19 @@ try {
       console.log(`-- inclusive (µs per call)`);
       for (const [k, v] of [...incl.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROF_INCLUSIVE))) console.log(`${(v / N).toFixed(2).padStart(9)} µs  ${k}`);
     }
+    if (process.env.PROF_LINES) {
+      // Self samples by source line (positionTicks), by function and file.
+      const lines = new Map();
+      for (const n of profile.nodes) {
+        const at = `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*\//, "") || "(page)"}:`;
+        for (const t of n.positionTicks || []) lines.set(at + t.line, (lines.get(at + t.line) || 0) + t.ticks);
+      }
+      const total = profile.samples.length;
+      console.log(`-- source lines by self samples (share of all ${total} samples)`);
+      for (const [l, t] of [...lines.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROF_LINES))) {
+        console.log(`${(100 * t / total).toFixed(2).padStart(7)} %  ${l}`);
+      }
+    }
     report[name] = { wallUsPerCall: ms / N * 1000, busyUsPerCall: busy / N, self: Object.fromEntries(rows.map(([k, v]) => [k, v / N])) };
   }
   writeFileSync("target/profile.json", JSON.stringify(report, null, 2));
