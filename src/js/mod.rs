@@ -113,13 +113,9 @@ fn start(client: &Core, n: u32, call: Result<PreparedCall, Error>) -> JsValue {
         Err(e) => return error::to_js(&e),
     };
     let request = crate::call::request(client.config(), &call.body);
-    let first = client
-        .transport()
-        .start(&request, call.signal.as_ref(), None);
     let code = n * 2 + u32::from(call.retryable);
-    let signal = call.signal.map_or(JsValue::UNDEFINED, JsValue::from);
-    let ctx = Array::of4(&first, &code.into(), &call.body, &signal);
-    ctx.into()
+    let transport = client.transport();
+    transport.start_first(&request, call.signal.as_ref(), code).into()
 }
 
 /// Installs (once) a tiny panic hook that reports the panic's location on `console.error`.

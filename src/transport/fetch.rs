@@ -34,6 +34,17 @@ extern "C" {
         ms: f64,
         signal: Option<&Signal>,
     ) -> Promise;
+    /// The first attempt of a call of the npm classes and the call's context `[result
+    /// (a promise), code, body, signal]` (see `crate::js`).
+    #[wasm_bindgen(js_name = start)]
+    fn start_call(
+        fetch: Option<&Function>,
+        base: &web_sys::Request,
+        body: &JsValue,
+        ms: f64,
+        signal: Option<&Signal>,
+        code: f64,
+    ) -> Array;
     /// A backoff sleep, then (unless `signal` aborted) one attempt; never rejects.
     #[wasm_bindgen(js_name = retry)]
     fn retry_attempt(
@@ -198,6 +209,29 @@ impl FetchTransport {
                 ms,
                 signal,
             ),
+        }
+    }
+
+    /// Starts the first attempt of a call of the npm classes (`crate::js`): the call's
+    /// context, `[the attempt's result (a promise), code, body, signal]`.
+    pub fn start_first(
+        &self,
+        request: &HttpRequest<'_>,
+        signal: Option<&Signal>,
+        code: u32,
+    ) -> Array {
+        match self.base(request) {
+            Ok(base) => {
+                let ms = f64::from(request.timeout_ms);
+                let code = f64::from(code);
+                start_call(self.fetch.as_ref(), &base, request.body, ms, signal, code)
+            }
+            Err(e) => {
+                let failed = Array::of3(&FAILED.into(), &JsValue::UNDEFINED, &e);
+                let signal = signal.map_or(JsValue::UNDEFINED, |s| s.into());
+                let first: Promise = Promise::resolve(&JsValue::from(failed));
+                Array::of4(&first, &code.into(), request.body, &signal)
+            }
         }
     }
 

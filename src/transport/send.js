@@ -88,40 +88,56 @@ const settled = Promise.resolve();
 // for a non-2xx status only), or `[TIMEOUT]` after `ms`, `[ABORTED]` when `signal` aborts,
 // `[FAILED, undefined, error]` otherwise (what was thrown, or a message).
 //
-// Written as promise reactions that end the attempt themselves rather than as an `async`
-// function whose result is then awaited: one microtask fewer from the body to the result.
+// Written as promise reactions that end the attempt themselves (none returns a promise or
+// throws), rather than as an `async` function whose result is then awaited: one microtask
+// and about four promises fewer per attempt.
 export function send(fetch, base, body, ms, signal) {
   return armed(ms, () => [TIMEOUT], signal, (attempt, end) => {
     const fail = (e) => end([FAILED, undefined, e]);
     // The response's status (and Retry-After), then its body as text: `end` is called from
-    // the body's own reaction. What throws here fails the attempt (the chain below).
+    // the body's own reaction.
     const read = (response) => {
-      let status, text, retryAfter;
-      try { status = response.status; } catch {}
-      if (typeof status !== "number") throw "fetch did not return a Response";
-      if (!(status >= 200 && status < 300)) {
-        try {
-          const headers = response.headers;
-          retryAfter = apply(headers.get, headers, ["retry-after"]);
-        } catch {}
+      try {
+        let status, text, retryAfter;
+        try { status = response.status; } catch {}
+        if (typeof status !== "number") throw "fetch did not return a Response";
+        if (!(status >= 200 && status < 300)) {
+          try {
+            const headers = response.headers;
+            retryAfter = apply(headers.get, headers, ["retry-after"]);
+          } catch {}
+        }
+        try { text = response.text; } catch {}
+        if (typeof text !== "function") throw "fetch did not return a Response";
+        if (typeof retryAfter !== "string") retryAfter = undefined;
+        Promise.resolve(apply(text, response, [])).then((value) => {
+          end(typeof value === "string" ? [status, retryAfter, value]
+            : [FAILED, undefined, "the response body could not be read as text"]);
+        }, fail);
+      } catch (e) {
+        fail(e);
       }
-      try { text = response.text; } catch {}
-      if (typeof text !== "function") throw "fetch did not return a Response";
-      if (typeof retryAfter !== "string") retryAfter = undefined;
-      return Promise.resolve(apply(text, response, [])).then((value) => {
-        if (typeof value !== "string") throw "the response body could not be read as text";
-        end([status, retryAfter, value]);
-      });
     };
     // The request is made and sent from a microtask, not from under the wasm call that
     // started it: with DevTools (or any CDP client) attached, Chromium records the stack of
     // every request, and wasm frames on it made `fetch()` itself ~70 µs slower (measured).
     settled.then(() => {
-      const f = fetch || globalThis.fetch;
-      if (typeof f !== "function") throw "no fetch implementation is available; pass the fetch option";
-      return Promise.resolve(apply(f, globalThis, [new Request(base, { body, signal: attempt })])).then(read);
-    }).then(undefined, fail);
+      try {
+        const f = fetch || globalThis.fetch;
+        if (typeof f !== "function") throw "no fetch implementation is available; pass the fetch option";
+        Promise.resolve(apply(f, globalThis, [new Request(base, { body, signal: attempt })])).then(read, fail);
+      } catch (e) {
+        fail(e);
+      }
+    });
   });
+}
+
+// The first attempt of a call of the npm classes, and the call's context for compose.js'
+// `drive`: `[its result (a promise), code, body, signal]` (made here rather than in wasm:
+// one crossing and one `Array.of` less per call).
+export function start(fetch, base, body, ms, signal, code) {
+  return [send(fetch, base, body, ms, signal), code, body, signal];
 }
 
 // A backoff sleep of `ms`: resolves with `[0]`, or `[ABORTED]` when `signal` aborts first.
