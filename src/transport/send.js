@@ -37,7 +37,8 @@ function tick() {
   for (const entry of due) {
     if (entry[0] <= now) {
       due.delete(entry);
-      entry[1]();
+      // Never throws in practice (it settles a promise); if it did, the others still run.
+      try { entry[1](); } catch {}
     } else if (entry[0] < next) next = entry[0];
   }
   if (next < Infinity) arm(next, now);
@@ -46,7 +47,7 @@ function tick() {
 function arm(at, now) {
   if (timer !== undefined) clearTimeout(timer);
   timerAt = at;
-  timer = setTimeout(tick, Math.ceil(at - now));
+  timer = setTimeout(tick, Math.min(Math.ceil(at - now), 2147483647));
 }
 
 // Calls `onTime()` `ms` from now unless `cancel` (the returned function) is called first.
