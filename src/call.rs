@@ -29,7 +29,7 @@ impl PreparedCall {
     pub fn new(
         op: &Operation,
         document: &str,
-        variables: &[(&str, Value)],
+        variables: &[(&'static str, Value)],
         signal: Option<Signal>,
     ) -> Result<PreparedCall, Error> {
         let prefix = graphql::Prefix::new(document, op.name).ok_or_else(unwritable)?;
@@ -40,7 +40,7 @@ impl PreparedCall {
     fn with_prefix(
         op: &Operation,
         prefix: &graphql::Prefix,
-        variables: &[(&str, Value)],
+        variables: &[(&'static str, Value)],
         signal: Option<Signal>,
     ) -> Result<PreparedCall, Error> {
         Ok(PreparedCall {
