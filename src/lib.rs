@@ -14,7 +14,7 @@
 //! | [`error`] | [`Error`], its codes, classification by HTTP status |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
 //! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
-//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds a per-client base request, each call is `new Request(base, { body, signal })` sent by `fetch`; web-sys bindings) |
+//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds a per-client base request, each call is `new Request(base, { body, signal })` sent by `fetch`; web-sys bindings). Its JavaScript half, `transport/send.js`, runs one attempt or backoff sleep as one promise; one timer serves the deadlines of every attempt and sleep in flight |
 //! | [`pager`] | the `orders()` pagination state machine (of the Rust API; the npm package's `OrderIterator` follows the same rules in `pkg-template/compose.js`) |
 //! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; the six agent mutations (sent once; `outcome_unknown` when the answer is lost) and `reconcile`; request |
 //! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |

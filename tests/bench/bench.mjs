@@ -19,7 +19,11 @@ import { join, extname, normalize } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const { SANDBOX_URL, AGENT_KEY } = process.env;
-const rounds = Number(process.env.BENCH_ROUNDS || 60);
+// Rounds per batch (the 10-row loop runs 2 x rounds samples of 5 calls per contender). A
+// 10-row call's time spreads widely on the local network (deciles 2.1-3.9 ms around a 2.8 ms
+// median, measured), so a batch's median of 120 samples moved the 10-row ratio by ~1.4 %
+// (batches of one run spread 1.000-1.083); 600 samples bring that to ~0.6 %.
+const rounds = Number(process.env.BENCH_ROUNDS || 300);
 const batches = Number(process.env.BENCH_BATCHES || 3);
 const coldRuns = Number(process.env.BENCH_COLD_RUNS || 5);
 const root = process.env.BENCH_ROOT || "target/bench-root";
