@@ -148,6 +148,13 @@ fn describe(e: &JsValue) -> String {
     out
 }
 
+/// The result of an attempt whose request could not be made (`error`: why), as `send.js`
+/// reports a failed one.
+fn unsent(error: &JsValue) -> Promise {
+    let failed: JsValue = Array::of3(&FAILED.into(), &JsValue::UNDEFINED, error).into();
+    Promise::resolve(&failed)
+}
+
 /// A gloo-net error as the `JsValue` [`describe`] reads (its message).
 fn gloo_error(e: gloo_net::Error) -> JsValue {
     JsValue::from_str(&match e {
@@ -193,10 +200,7 @@ impl FetchTransport {
     ) -> Promise {
         let base = match self.base(request) {
             Ok(base) => base,
-            Err(e) => {
-                let failed: JsValue = Array::of3(&FAILED.into(), &JsValue::UNDEFINED, &e).into();
-                return Promise::resolve(&failed);
-            }
+            Err(e) => return unsent(&e),
         };
         let (fetch, ms) = (self.fetch.as_ref(), f64::from(request.timeout_ms));
         match delay_ms {
@@ -227,10 +231,8 @@ impl FetchTransport {
                 start_call(self.fetch.as_ref(), &base, request.body, ms, signal, code)
             }
             Err(e) => {
-                let failed = Array::of3(&FAILED.into(), &JsValue::UNDEFINED, &e);
                 let signal = signal.map_or(JsValue::UNDEFINED, |s| s.into());
-                let first: Promise = Promise::resolve(&JsValue::from(failed));
-                Array::of4(&first, &code.into(), request.body, &signal)
+                Array::of4(&unsent(&e), &code.into(), request.body, &signal)
             }
         }
     }
