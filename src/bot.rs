@@ -7,25 +7,21 @@
 //! JSON results are the decoded JSON untouched (on wasm32, the very JavaScript objects
 //! `JSON.parse` made).
 
-use std::cell::RefCell;
-
 use crate::call::{Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
-use crate::graphql::{self, Body, Expect, Variables as BodyVariables};
-use crate::inputs;
 use crate::json::{Json, JsonValue};
 use crate::operations::{
-    Endpoint, Operation, Value, Variables, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL,
-    MARK_DEPOSIT_AS_RECEIVED, MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE,
-    UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES, WITHDRAWAL_INFO,
+    Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
+    MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
+    WITHDRAWAL_INFO,
 };
-use crate::pager::{Pager, Step};
+use crate::pager::{order_history_values, PageQuery, Search, SearchStep};
 use crate::transport::{Signal, Transport};
 use crate::types::{
     from_json, AgentProfile, CallOptions, FieldOptions, MarkWithdrawalAsPaidArgs, OrderHistoryArgs,
-    OrderHistoryFilter, OrderHistoryPage, OrdersArgs, P2PPayment, P2PPaymentMethod,
-    UpdateLiquidityArgs, UpdateRatesArgs, WithdrawalInfo,
+    OrderHistoryPage, OrdersArgs, P2PPayment, P2PPaymentMethod, UpdateLiquidityArgs,
+    UpdateRatesArgs, WithdrawalInfo,
 };
 
 /// A client of the bot (agent) endpoint, `{baseUrl}/service/bot/graphql`. Dereferences to
@@ -39,19 +35,6 @@ impl<T: Transport> std::ops::Deref for BotClient<T> {
     fn deref(&self) -> &Client<T> {
         &self.client
     }
-}
-
-/// The `orderHistory` argument values, in declaration order.
-pub fn order_history_values(
-    page: i64,
-    per_page: Option<i64>,
-    filter: OrderHistoryFilter,
-) -> Vec<Value> {
-    vec![
-        Value::Int(page),
-        per_page.map_or(Value::Null, Value::Int),
-        Value::Filter(filter),
-    ]
 }
 
 fn opt(v: Option<String>) -> Value {
@@ -97,91 +80,6 @@ fn signal_only(signal: Option<Signal>) -> FieldOptions {
     FieldOptions {
         fields: None,
         signal,
-    }
-}
-
-/// Checks `reconcile`'s order (its `id` and `orderId`, both non-empty) and builds the query
-/// that reads it back: `orderHistory` filtered by `orderId`, the selection from
-/// `options.fields` (with `id` added when missing: rows are matched by it) or the default.
-/// Returns the `id` to match and the query.
-pub fn reconcile_query(
-    id: Option<String>,
-    order_id: Option<String>,
-    options: FieldOptions,
-) -> Result<(String, PageQuery), Error> {
-    let required = |v: Option<String>, field: &str| {
-        let v = v.unwrap_or_default();
-        Ok::<String, Error>(inputs::id(field, &v)?.to_owned())
-    };
-    let id = required(id, "order.id")?;
-    let filter = OrderHistoryFilter {
-        order_id: Some(required(order_id, "order.orderId")?),
-        ..Default::default()
-    };
-    let fields = options.fields.map(|mut f| {
-        if !f.iter().any(|n| n == "id") {
-            f.push("id".into());
-        }
-        f
-    });
-    let query = PageQuery::new(None, filter, fields.as_deref(), options.signal)?;
-    Ok((id, query))
-}
-
-/// `reconcile`'s read-back: every page of `query`, until the row whose `id` is `id`; `None`
-/// when no page has it.
-pub async fn find_by_id<T: Transport>(
-    client: &Client<T>,
-    query: &PageQuery,
-    id: &str,
-) -> Result<Option<Json>, Error> {
-    let pager = RefCell::new(Pager::new());
-    while let Some(row) = next_row(client, query, &pager).await? {
-        if row.member("id").and_then(|v| v.string()).as_deref() == Some(id) {
-            return Ok(Some(row));
-        }
-    }
-    Ok(None)
-}
-
-/// A validated order-history query, ready to fetch any page of (the building block of
-/// `orders`).
-#[derive(Clone)]
-pub struct PageQuery {
-    document: String,
-    variables: Variables,
-    signal: Option<Signal>,
-}
-
-impl PageQuery {
-    /// Validates the arguments shared by `order_history` and `orders`.
-    pub fn new(
-        per_page: Option<i64>,
-        filter: OrderHistoryFilter,
-        fields: Option<&[String]>,
-        signal: Option<Signal>,
-    ) -> Result<PageQuery, Error> {
-        let variables = ORDER_HISTORY.variables(order_history_values(1, per_page, filter))?;
-        let selection = graphql::selection(fields, ORDER_HISTORY.fields)?;
-        Ok(PageQuery {
-            document: ORDER_HISTORY.document(&selection),
-            variables,
-            signal,
-        })
-    }
-
-    /// The call for page `page` (from 1; the pager keeps it within GraphQL's `Int`).
-    pub fn call(&self, page: i64) -> Result<PreparedCall, Error> {
-        let mut variables = self.variables.clone();
-        if let Some(v) = variables.iter_mut().find(|(name, _)| *name == "page") {
-            v.1 = Value::Int(inputs::page(page)?);
-        }
-        PreparedCall::new(
-            &ORDER_HISTORY,
-            &self.document,
-            &variables,
-            self.signal.clone(),
-        )
     }
 }
 
@@ -257,8 +155,7 @@ impl<T: Transport> BotClient<T> {
         ))?;
         Ok(Orders {
             client: self,
-            query,
-            pager: RefCell::new(Pager::new()),
+            search: Search::orders(query),
         })
     }
 
@@ -378,8 +275,8 @@ impl<T: Transport> BotClient<T> {
         order_id: Option<String>,
         options: FieldOptions,
     ) -> Result<Option<Json>, Error> {
-        let (id, query) = self.redact(reconcile_query(id, order_id, options))?;
-        find_by_id(&self.client, &query, &id).await
+        let mut search = self.redact(Search::reconcile(id, order_id, options))?;
+        drive(&self.client, &mut search).await
     }
 
     /// Validates and builds a call of any other operation. `variables` must be a JSON
@@ -391,32 +288,11 @@ impl<T: Transport> BotClient<T> {
         variables: Option<&Json>,
         options: CallOptions,
     ) -> Result<PreparedCall, Error> {
-        self.redact(inputs::document(document).and_then(|()| {
-            let bad = || {
-                Error::invalid(
-                    "variables",
-                    "variables must be a plain object that JSON can represent",
-                )
-            };
-            let variables = match variables.filter(|v| !v.is_null()) {
-                None => BodyVariables::None,
-                Some(v) => match v.to_text() {
-                    Some(t) if v.is_object() && t.starts_with('{') => BodyVariables::Caller(v),
-                    _ => return Err(bad()),
-                },
-            };
-            let body = Body {
-                query: document,
-                variables,
-                operation_name: None,
-            };
-            Ok(PreparedCall {
-                body: body.to_text().ok_or_else(bad)?,
-                retryable: graphql::is_read_only(document),
-                expect: Expect::Data,
-                signal: options.signal,
-            })
-        }))
+        self.redact(crate::call::prepare_request(
+            document,
+            variables,
+            options.signal,
+        ))
     }
 
     /// Any other operation: returns its `data`. Retried (like the built-in queries) only
@@ -432,32 +308,23 @@ impl<T: Transport> BotClient<T> {
     }
 }
 
-/// One step of an order iteration (of [`Orders`] and of the JS `OrderIterator`): the next
-/// row as JSON, fetching the next page when needed; `None` at the end. After an error the
-/// iteration is over.
-pub async fn next_row<T: Transport>(
+/// The Rust shell of a [`Search`]: its next row as JSON, running its page calls through
+/// `client`; `None` at the end. A failed call ends the search.
+async fn drive<T: Transport>(
     client: &Client<T>,
-    query: &PageQuery,
-    pager: &RefCell<Pager>,
+    search: &mut Search,
 ) -> Result<Option<Json>, Error> {
     loop {
-        let step = pager.borrow_mut().step();
-        match step {
-            Step::Row(row) => return Ok(Some(row)),
-            Step::Done => return Ok(None),
-            Step::Fetch(page) => {
-                let fetched = match client.redact(query.call(page)) {
-                    Ok(call) => client.execute(&call).await,
-                    Err(e) => Err(e),
-                };
-                match fetched {
-                    Ok(p) => pager.borrow_mut().receive(&p),
-                    Err(e) => {
-                        pager.borrow_mut().finish();
-                        return Err(e);
-                    }
+        match client.redact(search.next())? {
+            SearchStep::Row(row) => return Ok(Some(row)),
+            SearchStep::Done => return Ok(None),
+            SearchStep::Fetch(call) => match client.execute(&call).await {
+                Ok(page) => search.receive(&page),
+                Err(e) => {
+                    search.finish();
+                    return Err(e);
                 }
-            }
+            },
         }
     }
 }
@@ -465,14 +332,13 @@ pub async fn next_row<T: Transport>(
 /// The iteration returned by [`BotClient::orders`].
 pub struct Orders<'a, T: Transport> {
     client: &'a BotClient<T>,
-    query: PageQuery,
-    pager: RefCell<Pager>,
+    search: Search,
 }
 
 impl<T: Transport> Orders<'_, T> {
     /// The next order as JSON, `None` at the end. After an error the iteration is over.
     pub async fn next_json(&mut self) -> Result<Option<Json>, Error> {
-        next_row(&self.client.client, &self.query, &self.pager).await
+        drive(&self.client.client, &mut self.search).await
     }
 
     /// The next order, `None` at the end. After an error the iteration is over.
@@ -481,13 +347,13 @@ impl<T: Transport> Orders<'_, T> {
             None => Ok(None),
             Some(row) => from_json(&row, 200)
                 .map(Some)
-                .inspect_err(|_| self.pager.borrow_mut().finish()),
+                .inspect_err(|_| self.search.finish()),
         }
     }
 
     /// Stops the iteration.
     pub fn close(&mut self) {
-        self.pager.borrow_mut().finish();
+        self.search.finish();
     }
 }
 

@@ -1,27 +1,63 @@
-//! One GraphQL call: send the body, decode the response, retry when the policy allows;
-//! and [`Client`], the core every client (`BotClient`, `MerchantClient`) is built on: one
-//! validated [`Config`], one [`Transport`], and [`PreparedCall`]s to run through them.
-
-use std::cell::RefCell;
+//! One GraphQL call, sans I/O: [`prepare`] validates the arguments and writes the body;
+//! [`PreparedCall::decide`] takes what one attempt brought back and says what follows (the
+//! value, the error, or a retry after a delay). The shells drive it: [`run`] over a
+//! [`Transport`] for the Rust API, and the npm package's TypeScript over `fetch`.
+//!
+//! [`Client`] is what the Rust clients (`BotClient`, `MerchantClient`) are built on: one
+//! validated [`Config`], one [`Transport`], and prepared calls to run through them.
 
 use crate::config::{ClientOptions, Config};
 use crate::error::{Code, Error};
 use crate::graphql::{self, decode_response, Expect, Text};
-use crate::json::Json;
+use crate::json::{Json, JsonValue};
 use crate::operations::{Endpoint, Operation, Value};
 use crate::retry;
-use crate::transport::{is_aborted, HttpRequest, Signal, Transport, TransportError};
+use crate::transport::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 use crate::types::{from_json, FieldOptions};
 
 /// A validated call, ready to send: the JSON body, whether it may be retried, what the
-/// response's `data` must look like, and the caller's signal. Built by the clients'
-/// `prepare` (which does all validation, before any I/O) and run by [`Client::execute`].
+/// response's `data` must look like, and the caller's signal. Built by [`prepare`] (which
+/// does all validation, before any I/O) and driven attempt by attempt with
+/// [`PreparedCall::before_attempt`] and [`PreparedCall::decide`].
 #[derive(Clone)]
 pub struct PreparedCall {
     pub(crate) body: Text,
     pub(crate) retryable: bool,
     pub(crate) expect: Expect,
     pub(crate) signal: Option<Signal>,
+}
+
+/// What a shell observed of one attempt, with what the decision needs from its environment.
+pub struct Attempt {
+    /// The attempt's number: 0 for the first.
+    pub number: u32,
+    /// The response, or why there was none.
+    pub sent: Result<HttpResponse, TransportError>,
+    /// Whether the caller's signal was aborted when the result arrived: an abort wins over
+    /// any result that came before the decision.
+    pub aborted: bool,
+    /// The current time in ms since the Unix epoch (dates an HTTP-date `Retry-After`).
+    pub now_ms: f64,
+    /// A random number in `[0, 1)` (the backoff's jitter).
+    pub random: f64,
+}
+
+/// What follows one attempt.
+pub enum Next {
+    /// The call succeeded.
+    Done(Success),
+    /// The call failed; the error is redacted.
+    Fail(Error),
+    /// Wait this many ms, then send the call again (the next attempt).
+    Retry(u64),
+}
+
+/// A successful call: the HTTP status and the value the operation's expectation selected.
+pub struct Success {
+    /// The HTTP status of the response.
+    pub status: u16,
+    /// The value selected from `data`.
+    pub value: Json,
 }
 
 impl PreparedCall {
@@ -32,19 +68,13 @@ impl PreparedCall {
         variables: &[(&'static str, Value)],
         signal: Option<Signal>,
     ) -> Result<PreparedCall, Error> {
-        let prefix = graphql::Prefix::new(document, op.name).ok_or_else(unwritable)?;
-        PreparedCall::with_prefix(op, &prefix, variables, signal)
-    }
-
-    /// The call of `op` with checked variables, its body completing `prefix`.
-    fn with_prefix(
-        op: &Operation,
-        prefix: &graphql::Prefix,
-        variables: &[(&'static str, Value)],
-        signal: Option<Signal>,
-    ) -> Result<PreparedCall, Error> {
+        let body = graphql::Body {
+            query: document,
+            variables: graphql::Variables::Named(variables),
+            operation_name: Some(op.name),
+        };
         Ok(PreparedCall {
-            body: prefix.body(variables).ok_or_else(unwritable)?,
+            body: body.to_text().ok_or_else(unwritable)?,
             retryable: op.retryable(),
             expect: op.expect(),
             signal,
@@ -55,32 +85,92 @@ impl PreparedCall {
     pub fn body(&self) -> &Text {
         &self.body
     }
+
     /// Whether the call may be retried (read-only operations only).
     pub fn is_retryable(&self) -> bool {
         self.retryable
     }
+
+    /// The caller's signal, if any.
+    pub fn signal(&self) -> Option<&Signal> {
+        self.signal.as_ref()
+    }
+
+    /// Before each attempt: `aborted` when the caller's signal already is. A call aborted
+    /// before it was sent is `aborted`, a mutation's too: it cannot have taken effect.
+    pub fn before_attempt(&self, aborted: bool) -> Result<(), Error> {
+        if aborted {
+            Err(Error::aborted())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// What follows `attempt`: the decoded value, the error (redacted with `config`), or a
+    /// retry after a backoff delay.
+    ///
+    /// Only read-only calls are retried, and only after a retryable failure ([`retry`]),
+    /// up to `config.max_retries()`. A call that is not read-only (a mutation) is sent once:
+    /// a network error, timeout or abort after it was sent ends in `outcome_unknown`. An abort
+    /// that arrived before this decision wins over the attempt's result.
+    pub fn decide(&self, config: &Config, attempt: Attempt) -> Next {
+        let sent = if attempt.aborted {
+            Err(TransportError::Aborted)
+        } else {
+            attempt.sent
+        };
+        let outcome = match sent {
+            Ok(response) => decode_response(
+                response.status,
+                response.retry_after.as_deref(),
+                &response.body,
+                attempt.now_ms,
+                self.expect,
+            )
+            .map(|value| Success {
+                status: response.status,
+                value,
+            }),
+            Err(TransportError::Aborted) => Err(Error::aborted()),
+            Err(TransportError::Timeout) => Err(Error::timeout(config.timeout_ms())),
+            Err(TransportError::Network(reason)) => Err(Error::network(&reason)),
+        };
+        let err = match outcome {
+            Ok(success) => return Next::Done(success),
+            Err(err) => err,
+        };
+        // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
+        if !self.retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
+            return Next::Fail(config.redact(Error::outcome_unknown(&err)));
+        }
+        if err.code == Code::Aborted
+            || !self.retryable
+            || attempt.number >= config.max_retries()
+            || !retry::is_retryable(&err)
+        {
+            return Next::Fail(config.redact(err));
+        }
+        Next::Retry(retry::delay_ms(
+            attempt.number,
+            err.retry_after_ms,
+            attempt.random,
+        ))
+    }
 }
 
-/// The shared core of the clients: configuration, transport, and running prepared calls.
-/// `BotClient` and `MerchantClient` dereference to it, so `client.execute(&call)`,
+/// The shared core of the Rust clients: configuration, transport, and running prepared
+/// calls. `BotClient` and `MerchantClient` dereference to it, so `client.execute(&call)`,
 /// `client.config()` and `client.transport()` work on both.
 pub struct Client<T: Transport> {
     config: Config,
     transport: T,
-    /// The body prefix of each built-in operation called with its default selection, by
-    /// operation name, written on its first call (see [`graphql::Prefix`]).
-    prefixes: RefCell<Vec<(&'static str, graphql::Prefix)>>,
 }
 
 impl<T: Transport> Client<T> {
     /// Validates `options` for the endpoint at `path` under `baseUrl`.
     pub fn new(options: &ClientOptions, path: &str, transport: T) -> Result<Self, Error> {
         let config = Config::new(options, path)?;
-        Ok(Client {
-            config,
-            transport,
-            prefixes: RefCell::default(),
-        })
+        Ok(Client { config, transport })
     }
 
     /// The validated configuration.
@@ -96,20 +186,9 @@ impl<T: Transport> Client<T> {
     /// Sends a prepared call (with retries when allowed) and returns the value its
     /// expectation selects, untouched. Errors are redacted.
     pub async fn execute(&self, call: &PreparedCall) -> Result<Json, Error> {
-        self.execute_inner(call).await.map(|s| s.value)
-    }
-
-    async fn execute_inner(&self, call: &PreparedCall) -> Result<Success, Error> {
-        run(
-            &self.transport,
-            &self.config,
-            &call.body,
-            call.retryable,
-            call.expect,
-            call.signal.as_ref(),
-        )
-        .await
-        .map_err(|e| self.config.redact(e))
+        run(&self.transport, &self.config, call)
+            .await
+            .map(|s| s.value)
     }
 
     /// Runs a call (or returns its validation error) and converts the result into `R`.
@@ -117,13 +196,12 @@ impl<T: Transport> Client<T> {
         &self,
         call: Result<PreparedCall, Error>,
     ) -> Result<R, Error> {
-        let s = self.execute_inner(&call?).await?;
+        let s = run(&self.transport, &self.config, &call?).await?;
         from_json(&s.value, s.status)
     }
 
     /// Validates `values` (one per argument of `op`, in declaration order) and
-    /// `options.fields`, and builds the call: the selection from `options.fields` (checked)
-    /// or `op`'s default. Refuses an operation of the other endpoint. Errors are redacted.
+    /// `options.fields`, and builds the call (see [`prepare`]). Errors are redacted.
     pub(crate) fn prepare_on(
         &self,
         endpoint: Endpoint,
@@ -131,24 +209,7 @@ impl<T: Transport> Client<T> {
         values: Vec<Value>,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
-        if options.fields.is_some() {
-            return self.redact(prepare(endpoint, op, values, options));
-        }
-        // The default selection: the body from this client's prefix of `op`.
-        self.redact(check(endpoint, op, values).and_then(|variables| {
-            PreparedCall::with_prefix(op, &self.prefix(op)?, &variables, options.signal)
-        }))
-    }
-
-    /// This client's body prefix of `op` with its default selection, written on first use.
-    fn prefix(&self, op: &Operation) -> Result<graphql::Prefix, Error> {
-        let mut prefixes = self.prefixes.borrow_mut();
-        if let Some((_, p)) = prefixes.iter().find(|(name, _)| *name == op.name) {
-            return Ok(p.clone());
-        }
-        let p = graphql::Prefix::new(&op.document(op.fields), op.name).ok_or_else(unwritable)?;
-        prefixes.push((op.name, p.clone()));
-        Ok(p)
+        self.redact(prepare(endpoint, op, values, options))
     }
 
     /// Redacts the key from an error result.
@@ -161,55 +222,65 @@ fn unwritable() -> Error {
     Error::invalid("arguments", "the request body could not be written")
 }
 
-/// Refuses an operation of the other endpoint; checks the values: the variables.
-fn check(
-    endpoint: Endpoint,
-    op: &Operation,
-    values: Vec<Value>,
-) -> Result<Vec<(&'static str, Value)>, Error> {
-    if op.endpoint != endpoint {
-        let mut m = String::from(op.field);
-        m.push_str(" is not an operation of this client's endpoint");
-        return Err(Error::invalid("operation", m));
-    }
-    op.variables(values)
-}
-
 /// Builds the call of `op` on a client of `endpoint`: refuses an operation of the other
-/// endpoint, checks the values and `options.fields`, writes the body.
+/// endpoint, checks the values (one per argument, in declaration order) and
+/// `options.fields`, writes the body with the selection from `options.fields` or the
+/// operation's default.
 pub fn prepare(
     endpoint: Endpoint,
     op: &Operation,
     values: Vec<Value>,
     options: FieldOptions,
 ) -> Result<PreparedCall, Error> {
-    let variables = check(endpoint, op, values)?;
+    if op.endpoint != endpoint {
+        let m = format!("{} is not an operation of this client's endpoint", op.field);
+        return Err(Error::invalid("operation", m));
+    }
+    let variables = op.variables(values)?;
     if op.fields.is_empty() && options.fields.is_some() {
-        let mut m = String::from(op.field);
-        m.push_str(" returns a Boolean: there are no fields to select");
+        let m = format!(
+            "{} returns a Boolean: there are no fields to select",
+            op.field
+        );
         return Err(Error::invalid("fields", m));
     }
     let selection = graphql::selection(options.fields.as_deref(), op.fields)?;
     PreparedCall::new(op, &op.document(&selection), &variables, options.signal)
 }
 
-/// A successful call: the HTTP status and the value `expect` selected.
-pub struct Success {
-    /// The HTTP status of the response.
-    pub status: u16,
-    /// The value selected from `data`.
-    pub value: Json,
-}
-
-/// What follows one attempt: [`step`], the sans-I/O core of [`run`] (the JavaScript binding
-/// drives the same steps from pkg-template/compose.js, with no Rust future per call).
-pub enum Next {
-    /// The call succeeded.
-    Done(Success),
-    /// The call failed (not redacted yet).
-    Fail(Error),
-    /// Wait this many ms, then send the call again (attempt + 1).
-    Retry(u64),
+/// Builds the call of a caller's own document (`request`): `variables` must be a JSON object
+/// (it is sent as it is); the value is the whole `data`. Retryable only when every operation
+/// in `document` is a query.
+pub fn prepare_request(
+    document: &str,
+    variables: Option<&Json>,
+    signal: Option<Signal>,
+) -> Result<PreparedCall, Error> {
+    crate::inputs::document(document)?;
+    let bad = || {
+        Error::invalid(
+            "variables",
+            "variables must be a plain object that JSON can represent",
+        )
+    };
+    let variables = match variables.filter(|v| !v.is_null()) {
+        None => graphql::Variables::None,
+        Some(v) => match v.to_text() {
+            Some(t) if v.is_object() && t.starts_with('{') => graphql::Variables::Caller(v),
+            _ => return Err(bad()),
+        },
+    };
+    let body = graphql::Body {
+        query: document,
+        variables,
+        operation_name: None,
+    };
+    Ok(PreparedCall {
+        body: body.to_text().ok_or_else(bad)?,
+        retryable: graphql::is_read_only(document),
+        expect: Expect::Data,
+        signal,
+    })
 }
 
 /// The request of every attempt of a call on `config`'s endpoint.
@@ -222,109 +293,59 @@ pub fn request<'a>(config: &'a Config, body: &'a Text) -> HttpRequest<'a> {
     }
 }
 
-/// Decides what follows attempt number `attempt` (from 0) of a call, given what the
-/// transport returned: the decoded value, the error, or a retry after a backoff delay.
-/// `retryable` says whether the operation is read-only (only those are retried). A call that
-/// is not (a mutation) is sent once, and a network error, timeout or abort after it was handed
-/// to the transport ends in `outcome_unknown`. Aborts are never retried.
-pub fn step<T: Transport>(
-    transport: &T,
-    config: &Config,
-    retryable: bool,
-    expect: Expect,
-    attempt: u32,
-    sent: Result<crate::transport::HttpResponse, TransportError>,
-) -> Next {
-    let outcome = match sent {
-        Ok(response) => decode_response(
-            response.status,
-            response.retry_after.as_deref(),
-            &response.body,
-            // The clock only dates a `Retry-After` (one crossing less per call on wasm32).
-            match response.retry_after {
-                Some(_) => transport.now_ms(),
-                None => 0.0,
-            },
-            expect,
-        )
-        .map(|value| Success {
-            status: response.status,
-            value,
-        }),
-        // The request was handed to the transport, so a mutation's outcome is unknown from
-        // here on (`outcome_unknown` below).
-        Err(TransportError::Aborted) => Err(Error::aborted()),
-        Err(TransportError::Timeout) => Err(Error::timeout(config.timeout_ms())),
-        Err(TransportError::Network(reason)) => Err(Error::network(&reason)),
-    };
-    let err = match outcome {
-        Ok(success) => return Next::Done(success),
-        Err(err) => err,
-    };
-    // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
-    if !retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
-        return Next::Fail(Error::outcome_unknown(&err));
-    }
-    if err.code == Code::Aborted
-        || !retryable
-        || attempt >= config.max_retries()
-        || !retry::is_retryable(&err)
-    {
-        return Next::Fail(err);
-    }
-    Next::Retry(retry::delay_ms(
-        attempt,
-        err.retry_after_ms,
-        transport.random(),
-    ))
-}
-
-/// Posts `body` to the configured endpoint, attempt after attempt as [`step`] decides. The
-/// caller's `signal` is checked before every attempt (an abort before sending stays
-/// `aborted`, even for a mutation) and cancels sends and backoff sleeps.
+/// The Rust shell of a call: sends `call` over `transport`, attempt after attempt as
+/// [`PreparedCall::decide`] says. The caller's signal is checked before every attempt and
+/// cancels sends and backoff sleeps.
 pub async fn run<T: Transport>(
     transport: &T,
     config: &Config,
-    body: &Text,
-    retryable: bool,
-    expect: Expect,
-    signal: Option<&Signal>,
+    call: &PreparedCall,
 ) -> Result<Success, Error> {
-    let request = request(config, body);
-    let mut attempt: u32 = 0;
+    let request = request(config, &call.body);
+    let signal = call.signal.as_ref();
+    let mut number: u32 = 0;
     loop {
-        if is_aborted(signal) {
-            return Err(Error::aborted());
-        }
+        call.before_attempt(is_aborted(signal))?;
         let sent = transport.send(&request, signal).await;
-        match step(transport, config, retryable, expect, attempt, sent) {
+        let attempt = Attempt {
+            number,
+            sent,
+            aborted: is_aborted(signal),
+            now_ms: transport.now_ms(),
+            random: transport.random(),
+        };
+        match call.decide(config, attempt) {
             Next::Done(success) => return Ok(success),
             Next::Fail(err) => return Err(err),
+            // An abort during the sleep is seen before the next attempt.
             Next::Retry(delay) => {
-                if transport.sleep(delay, signal).await.is_err() || is_aborted(signal) {
-                    return Err(Error::aborted());
-                }
+                let _ = transport.sleep(delay, signal).await;
             }
         }
-        attempt += 1;
+        number += 1;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::operations::{Arg, Check, ALL};
-    use crate::testing::FakeTransport;
-    use crate::types::OrderHistoryFilter;
+    use crate::operations::{Kind, ACCEPT_WITHDRAWAL, ALL, PROFILE};
+
+    fn config() -> Config {
+        let options = ClientOptions {
+            endpoint: Some("https://settlement.invalid/graphql".into()),
+            api_key: Some("SBX-SECK_q7Zr9Vx2secret".into()),
+            ..ClientOptions::default()
+        };
+        Config::new(&options, "/unused").unwrap()
+    }
 
     /// A valid value for `arg`.
-    fn value(arg: &Arg) -> Value {
+    fn value(arg: &crate::operations::Arg) -> Value {
+        use crate::operations::Check;
         match arg.check {
             Check::Page | Check::PerPage => Value::Int(2),
-            Check::Filter => Value::Filter(OrderHistoryFilter {
-                status: Some("completed".into()),
-                ..OrderHistoryFilter::default()
-            }),
+            Check::Filter => Value::Null,
             Check::CountryCode => Value::Str("NG".into()),
             Check::Decimal | Check::OptDecimal => Value::Str("1.5".into()),
             Check::OptHttpsUrl => Value::Str("https://receipts.example/1".into()),
@@ -332,80 +353,136 @@ mod tests {
         }
     }
 
-    fn client() -> Client<FakeTransport> {
-        let options = ClientOptions {
-            endpoint: Some("https://settlement.invalid/graphql".into()),
-            ..ClientOptions::default()
-        };
-        Client::new(&options, "/unused", FakeTransport::new(1)).unwrap()
-    }
-
-    fn json(body: &Text) -> serde_json::Value {
-        serde_json::from_str(body).unwrap()
-    }
-
-    #[test]
-    fn default_selection_bodies_come_from_one_prefix_per_operation() {
-        let client = client();
-        let mut checked = 0;
-        for op in ALL {
-            // Every argument given; each one alone; each one left out; none: with and without
-            // variables, where the operation's rules allow.
-            let given: Vec<Value> = op.args.iter().map(value).collect();
-            let mut sets = vec![given.clone(), op.args.iter().map(|_| Value::Null).collect()];
-            for i in 0..op.args.len() {
-                let mut one: Vec<Value> = op.args.iter().map(|_| Value::Null).collect();
-                one[i] = given[i].clone();
-                sets.push(one);
-                let mut but_one = given.clone();
-                but_one[i] = Value::Null;
-                sets.push(but_one);
-            }
-            let mut valid = 0;
-            for values in sets {
-                let Ok(expected) =
-                    prepare(op.endpoint, op, values.clone(), FieldOptions::default())
-                else {
-                    continue;
-                };
-                for _ in 0..2 {
-                    let call = client
-                        .prepare_on(op.endpoint, op, values.clone(), FieldOptions::default())
-                        .unwrap();
-                    assert_eq!(json(&call.body), json(&expected.body), "{}", op.name);
-                    assert_eq!(call.retryable, expected.retryable);
-                    checked += 1;
-                }
-                valid += 1;
-            }
-            assert!(valid > 0, "no valid values for {}", op.name);
-        }
-        assert!(checked >= 2 * ALL.len(), "{checked}");
-        // One prefix per operation, written on its first call.
-        let names: Vec<&str> = client.prefixes.borrow().iter().map(|(n, _)| *n).collect();
-        assert_eq!(names.len(), ALL.len(), "{names:?}");
-    }
-
-    #[test]
-    fn a_selection_of_fields_is_written_per_call_and_refused_like_before() {
-        let client = client();
-        let op = crate::operations::PROFILE;
-        let fields = FieldOptions {
-            fields: Some(vec!["id".into()]),
-            signal: None,
-        };
-        let call = client.prepare_on(op.endpoint, &op, vec![], fields).unwrap();
-        assert!(json(&call.body)["query"]
-            .as_str()
-            .unwrap()
-            .contains("{ id }"));
-        assert!(client.prefixes.borrow().is_empty());
-        let other = crate::operations::ALL
+    fn call(op: &Operation) -> PreparedCall {
+        use crate::operations::Rule;
+        let values = op
+            .args
             .iter()
-            .find(|o| o.endpoint != op.endpoint)
-            .unwrap();
-        let e = client
-            .prepare_on(op.endpoint, other, vec![], FieldOptions::default())
+            .map(|arg| match op.rule {
+                // Exactly one of two: the first.
+                Rule::ExactlyOne(_, second, _) if arg.caller == second => Value::Null,
+                _ => value(arg),
+            })
+            .collect();
+        prepare(op.endpoint, op, values, FieldOptions::default()).unwrap()
+    }
+
+    fn attempt(number: u32, sent: Result<HttpResponse, TransportError>, aborted: bool) -> Attempt {
+        Attempt {
+            number,
+            sent,
+            aborted,
+            now_ms: 0.0,
+            random: 0.5,
+        }
+    }
+
+    fn ok_profile() -> Result<HttpResponse, TransportError> {
+        Ok(HttpResponse {
+            status: 200,
+            retry_after: None,
+            body: r#"{"data":{"profile":{"id":"a"}}}"#.into(),
+        })
+    }
+
+    fn code(next: Next) -> String {
+        match next {
+            Next::Done(_) => "done".into(),
+            Next::Fail(e) => e.code_str().into(),
+            Next::Retry(ms) => format!("retry {ms}"),
+        }
+    }
+
+    #[test]
+    fn an_abort_before_the_decision_wins_over_the_result() {
+        let config = config();
+        let query = call(&PROFILE);
+        assert_eq!(
+            code(query.decide(&config, attempt(0, ok_profile(), false))),
+            "done"
+        );
+        assert_eq!(
+            code(query.decide(&config, attempt(0, ok_profile(), true))),
+            "aborted"
+        );
+        let http = Ok(HttpResponse {
+            status: 503,
+            retry_after: None,
+            body: String::new(),
+        });
+        assert_eq!(
+            code(query.decide(&config, attempt(0, http, true))),
+            "aborted"
+        );
+        // A mutation that was sent: its effect is unknown, whatever came back.
+        let mutation = call(&ACCEPT_WITHDRAWAL);
+        assert_eq!(
+            code(mutation.decide(&config, attempt(0, ok_profile(), true))),
+            "outcome_unknown"
+        );
+    }
+
+    #[test]
+    fn an_abort_before_sending_is_aborted_even_for_a_mutation() {
+        let mutation = call(&ACCEPT_WITHDRAWAL);
+        assert_eq!(
+            mutation.before_attempt(true).unwrap_err().code_str(),
+            "aborted"
+        );
+        assert!(mutation.before_attempt(false).is_ok());
+    }
+
+    #[test]
+    fn retries_only_read_only_calls_and_only_up_to_max_retries() {
+        let config = config();
+        let failed = || Err(TransportError::Network("down".into()));
+        let query = call(&PROFILE);
+        assert!(code(query.decide(&config, attempt(0, failed(), false))).starts_with("retry "));
+        let last = config.max_retries();
+        assert_eq!(
+            code(query.decide(&config, attempt(last, failed(), false))),
+            "network"
+        );
+        let mutation = call(&ACCEPT_WITHDRAWAL);
+        assert_eq!(
+            code(mutation.decide(&config, attempt(0, failed(), false))),
+            "outcome_unknown"
+        );
+    }
+
+    #[test]
+    fn failures_are_redacted_by_the_decision() {
+        let config = config();
+        let echo = Ok(HttpResponse {
+            status: 401,
+            retry_after: None,
+            body: r#"{"errors":[{"message":"bad key SBX-SECK_q7Zr9Vx2secret"}]}"#.into(),
+        });
+        match call(&PROFILE).decide(&config, attempt(0, echo, false)) {
+            Next::Fail(e) => {
+                let text = format!("{} {:?}", e.message, e.graphql_errors);
+                assert!(!text.contains("q7Zr9Vx2"), "{text}");
+            }
+            _ => panic!("expected a failure"),
+        }
+    }
+
+    #[test]
+    fn every_operation_is_retryable_exactly_when_it_is_a_query() {
+        for op in ALL {
+            assert_eq!(
+                call(op).is_retryable(),
+                op.kind == Kind::Query,
+                "{}",
+                op.name
+            );
+        }
+    }
+
+    #[test]
+    fn an_operation_of_the_other_endpoint_is_refused() {
+        let other = ALL.iter().find(|o| o.endpoint != PROFILE.endpoint).unwrap();
+        let e = prepare(PROFILE.endpoint, other, vec![], FieldOptions::default())
             .err()
             .unwrap();
         assert_eq!(e.field.as_deref(), Some("operation"));

@@ -160,7 +160,11 @@ pub(crate) mod js_impl {
         thread_local!(static NAMES: Names = const { RefCell::new(Vec::new()) });
         let key = (s.as_ptr() as usize, s.len());
         NAMES.with(|names| {
-            let found = names.borrow().iter().find(|n| (n.0, n.1) == key).map(|n| n.2);
+            let found = names
+                .borrow()
+                .iter()
+                .find(|n| (n.0, n.1) == key)
+                .map(|n| n.2);
             found.unwrap_or_else(|| {
                 let value: &'static JsValue = Box::leak(Box::new(JsValue::from_str(s)));
                 names.borrow_mut().push((key.0, key.1, value));

@@ -68,7 +68,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 mod testing;
 
 pub use amount::{parse_amount, ParsedAmount};
-pub use bot::{BotClient, Orders, PageQuery};
+pub use bot::{BotClient, Orders};
 pub use call::{Client, PreparedCall};
 pub use config::{BotOptions, ClientOptions, MerchantOptions};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
@@ -76,6 +76,7 @@ pub use json::Json;
 pub use keys::{classify as classify_key, KeyKind};
 pub use merchant::MerchantClient;
 pub use operations::{Operation, Value};
+pub use pager::{PageQuery, Search, SearchStep};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};
 pub use transport::{Signal, Transport};
 pub use types::*;

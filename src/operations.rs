@@ -20,7 +20,6 @@
 //! assert_eq!(vars[0], ("countryCode", Value::Str("NG".into())));
 //! ```
 
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use crate::error::Error;
@@ -132,23 +131,23 @@ pub struct Operation {
     pub fixed: &'static str,
     /// The root field's GraphQL type, exactly as the schema declares it.
     pub returns: &'static str,
-    /// The client method that runs it, as JavaScript callers see it (`orderHistory`).
-    /// Checked by native tests against the bindings and the README; not compiled into the
-    /// wasm build (nothing there reads it, and every byte is downloaded).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// The client method that runs it, as JavaScript callers see it (`orderHistory`): the
+    /// name the npm shell passes to the binding's `prepare`, and the method's name in the
+    /// README's tables.
     pub method: &'static str,
     /// The result's TypeScript type, as the `.d.ts` declares the method's promise
     /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
-    /// `Vec` or an `Option` likewise). Native only, like `method`.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// `Vec` or an `Option` likewise).
     pub result: &'static str,
     /// A rule over several arguments ([`Rule::None`] for most).
     pub rule: Rule,
 }
 
 /// A value of an argument: what callers pass, and (after [`Operation::variables`]) what is
-/// sent. One representation for every operation, so one serializer serves every body.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// sent. One representation for every operation, so one serializer serves every body: a
+/// JSON `null`, string, number or the filter object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Value {
     /// Not given (only for optional arguments).
     Null,
@@ -158,40 +157,6 @@ pub enum Value {
     Int(i64),
     /// An order-history filter.
     Filter(OrderHistoryFilter),
-}
-
-// Written out rather than derived: a derived struct `Serialize` makes serde-wasm-bindgen
-// cache field names in a thread-local HashMap, and an `i64` brings its formatted range
-// error; maps with `&str` keys and `i32` avoid both (about 2 KB gzip).
-impl Serialize for Value {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Null => s.serialize_unit(),
-            Value::Str(v) => s.serialize_str(v),
-            // GraphQL's `Int` is 32-bit and checked values fit; anything else goes as a
-            // number the service refuses, never as a wrapped one.
-            Value::Int(n) => match i32::try_from(*n) {
-                Ok(v) => s.serialize_i32(v),
-                Err(_) => s.serialize_f64(*n as f64),
-            },
-            Value::Filter(f) => {
-                let mut map = s.serialize_map(None)?;
-                let members = [
-                    &f.order_id,
-                    &f.status,
-                    &f.date_from,
-                    &f.date_to,
-                    &f.payment_method,
-                ];
-                for (name, value) in inputs::FILTER_KEYS.iter().zip(members) {
-                    if let Some(v) = value {
-                        map.serialize_entry(name, v)?;
-                    }
-                }
-                map.end()
-            }
-        }
-    }
 }
 
 /// Checked variables, by GraphQL name; unset optional arguments are left out.
@@ -279,10 +244,7 @@ impl Operation {
     /// naming the argument as callers know it.
     pub fn variables(&self, values: Vec<Value>) -> Result<Variables, Error> {
         if values.len() != self.args.len() {
-            let mut m = String::from(self.field);
-            m.push_str(" takes ");
-            crate::json::push_int(&mut m, self.args.len() as i64);
-            m.push_str(" argument(s)");
+            let m = format!("{} takes {} argument(s)", self.field, self.args.len());
             return Err(Error::invalid("arguments", m));
         }
         let mut out = Vec::with_capacity(values.len());
@@ -364,65 +326,22 @@ const fn arg(name: &'static str, ty: &'static str, caller: &'static str, check: 
     }
 }
 
-#[allow(clippy::too_many_arguments)] // one row of the table below
-#[cfg_attr(target_arch = "wasm32", allow(unused_variables))] // `method`, `result`: native only
-const fn query(
-    endpoint: Endpoint,
-    name: &'static str,
-    field: &'static str,
-    args: &'static [Arg],
-    returns: &'static str,
-    fields: &'static str,
-    method: &'static str,
-    result: &'static str,
-) -> Operation {
-    Operation {
-        name,
-        endpoint,
-        kind: Kind::Query,
-        field,
-        args,
-        fields,
-        fields_under: None,
-        fixed: "",
-        returns,
-        #[cfg(not(target_arch = "wasm32"))]
-        method,
-        #[cfg(not(target_arch = "wasm32"))]
-        result,
-        rule: Rule::None,
-    }
-}
-
-#[allow(clippy::too_many_arguments)] // one row of the table below
-#[cfg_attr(target_arch = "wasm32", allow(unused_variables))] // `method`, `result`: native only
-const fn mutation(
-    name: &'static str,
-    field: &'static str,
-    args: &'static [Arg],
-    returns: &'static str,
-    fields: &'static str,
-    method: &'static str,
-    result: &'static str,
-    rule: Rule,
-) -> Operation {
-    Operation {
-        name,
-        endpoint: Endpoint::Bot,
-        kind: Kind::Mutation,
-        field,
-        args,
-        fields,
-        fields_under: None,
-        fixed: "",
-        returns,
-        #[cfg(not(target_arch = "wasm32"))]
-        method,
-        #[cfg(not(target_arch = "wasm32"))]
-        result,
-        rule,
-    }
-}
+/// What most declarations share: a bot query with no arguments, its caller's `fields` directly
+/// under the root field, no rule. Each declaration below names what differs.
+const BASE: Operation = Operation {
+    name: "",
+    endpoint: Endpoint::Bot,
+    kind: Kind::Query,
+    field: "",
+    args: &[],
+    fields: "",
+    fields_under: None,
+    fixed: "",
+    returns: "",
+    method: "",
+    result: "",
+    rule: Rule::None,
+};
 
 /// Default `AgentProfile` selection: every observed field except `apiKey`.
 pub const PROFILE_FIELDS: &str = "id email accountBalance escrowBalance bonusEarnings \
@@ -440,245 +359,223 @@ reassignAfterSecs agentCutOfFees fxSpreadRevenue paymentMethod amountLocal amoun
 /// Default `WithdrawalInfo` selection.
 pub const WITHDRAWAL_FIELDS: &str = "symbol name icon networks addressRegex memoRegex";
 
+/// Default `P2PPaymentMethod` selection: the fields of the service contract.
+pub const PAYMENT_METHOD_FIELDS: &str =
+    "id value displayValue localCurrencyAvailable deleted ownership designation instant";
+
 /// `profile: AgentProfile!` (bot).
-pub const PROFILE: Operation = query(
-    Endpoint::Bot,
-    "Profile",
-    "profile",
-    &[],
-    "AgentProfile!",
-    PROFILE_FIELDS,
-    "profile",
-    "AgentProfile",
-);
+pub const PROFILE: Operation = Operation {
+    name: "Profile",
+    field: "profile",
+    returns: "AgentProfile!",
+    fields: PROFILE_FIELDS,
+    method: "profile",
+    result: "AgentProfile",
+    ..BASE
+};
 
 /// `orderHistory(page: Int!, perPage: Int, filter: OrderHistoryFilter): PaginatedP2PPayments!`
 /// (bot); the caller's `fields` select `P2PPayment` fields under `data`.
 pub const ORDER_HISTORY: Operation = Operation {
     name: "OrderHistory",
-    endpoint: Endpoint::Bot,
-    kind: Kind::Query,
     field: "orderHistory",
     args: &[
         arg("page", "Int!", "page", Check::Page),
         arg("perPage", "Int", "perPage", Check::PerPage),
         arg("filter", "OrderHistoryFilter", "filter", Check::Filter),
     ],
+    returns: "PaginatedP2PPayments!",
     fields: PAYMENT_FIELDS,
     fields_under: Some("data"),
     fixed: "pagination { page perPage total }",
-    returns: "PaginatedP2PPayments!",
-    #[cfg(not(target_arch = "wasm32"))]
     method: "orderHistory",
-    #[cfg(not(target_arch = "wasm32"))]
     result: "OrderHistoryPage",
-    rule: Rule::None,
+    ..BASE
 };
 
 /// `withdrawalInfo(symbol: String!): WithdrawalInfo` (bot).
-pub const WITHDRAWAL_INFO: Operation = query(
-    Endpoint::Bot,
-    "WithdrawalInfo",
-    "withdrawalInfo",
-    &[arg("symbol", "String!", "symbol", Check::Symbol)],
-    "WithdrawalInfo",
-    WITHDRAWAL_FIELDS,
-    "withdrawalInfo",
-    "WithdrawalInfo | null",
-);
+pub const WITHDRAWAL_INFO: Operation = Operation {
+    name: "WithdrawalInfo",
+    field: "withdrawalInfo",
+    args: &[arg("symbol", "String!", "symbol", Check::Symbol)],
+    returns: "WithdrawalInfo",
+    fields: WITHDRAWAL_FIELDS,
+    method: "withdrawalInfo",
+    result: "WithdrawalInfo | null",
+    ..BASE
+};
 
 /// `account: Account!` (merchant; needs the secret key).
-pub const ACCOUNT: Operation = query(
-    Endpoint::Merchant,
-    "Account",
-    "account",
-    &[],
-    "Account!",
-    "id accountBalance depositAddress",
-    "account",
-    "Account",
-);
+pub const ACCOUNT: Operation = Operation {
+    name: "Account",
+    endpoint: Endpoint::Merchant,
+    field: "account",
+    returns: "Account!",
+    fields: "id accountBalance depositAddress",
+    method: "account",
+    result: "Account",
+    ..BASE
+};
 
 /// `availableCountries: [Country!]!` (merchant).
-pub const AVAILABLE_COUNTRIES: Operation = query(
-    Endpoint::Merchant,
-    "AvailableCountries",
-    "availableCountries",
-    &[],
-    "[Country!]!",
-    "id name code currency { isoCode name }",
-    "availableCountries",
-    "Country[]",
-);
+pub const AVAILABLE_COUNTRIES: Operation = Operation {
+    name: "AvailableCountries",
+    endpoint: Endpoint::Merchant,
+    field: "availableCountries",
+    returns: "[Country!]!",
+    fields: "id name code currency { isoCode name }",
+    method: "availableCountries",
+    result: "Country[]",
+    ..BASE
+};
 
 /// `p2pPaymentMethodTypes(country: ID!): [PaymentMethodType!]!` (merchant); callers pass
 /// `countryId`.
-pub const PAYMENT_METHOD_TYPES: Operation = query(
-    Endpoint::Merchant,
-    "PaymentMethodTypes",
-    "p2pPaymentMethodTypes",
-    &[arg("country", "ID!", "countryId", Check::CountryId)],
-    "[PaymentMethodType!]!",
-    "id identifier label fields { label identifier required }",
-    "paymentMethodTypes",
-    "PaymentMethodType[]",
-);
+pub const PAYMENT_METHOD_TYPES: Operation = Operation {
+    name: "PaymentMethodTypes",
+    endpoint: Endpoint::Merchant,
+    field: "p2pPaymentMethodTypes",
+    args: &[arg("country", "ID!", "countryId", Check::CountryId)],
+    returns: "[PaymentMethodType!]!",
+    fields: "id identifier label fields { label identifier required }",
+    method: "paymentMethodTypes",
+    result: "PaymentMethodType[]",
+    ..BASE
+};
 
 /// `marketRate(countryCode: String!): MarketRate` (merchant; indicative rates).
-pub const MARKET_RATE: Operation = query(
-    Endpoint::Merchant,
-    "MarketRate",
-    "marketRate",
-    &[arg(
+pub const MARKET_RATE: Operation = Operation {
+    name: "MarketRate",
+    endpoint: Endpoint::Merchant,
+    field: "marketRate",
+    args: &[arg(
         "countryCode",
         "String!",
         "countryCode",
         Check::CountryCode,
     )],
-    "MarketRate",
-    "depositRate withdrawalRate",
-    "marketRate",
-    "MarketRate | null",
-);
+    returns: "MarketRate",
+    fields: "depositRate withdrawalRate",
+    method: "marketRate",
+    result: "MarketRate | null",
+    ..BASE
+};
 
 /// `rampLimits: RampLimits!` (merchant).
-pub const RAMP_LIMITS: Operation = query(
-    Endpoint::Merchant,
-    "RampLimits",
-    "rampLimits",
-    &[],
-    "RampLimits!",
-    "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd dailyLimitUsd",
-    "rampLimits",
-    "RampLimits",
-);
+pub const RAMP_LIMITS: Operation = Operation {
+    name: "RampLimits",
+    endpoint: Endpoint::Merchant,
+    field: "rampLimits",
+    returns: "RampLimits!",
+    fields: "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd \
+dailyLimitUsd",
+    method: "rampLimits",
+    result: "RampLimits",
+    ..BASE
+};
 
 /// `rampableAssets: [RampableAsset!]!` (merchant).
-pub const RAMPABLE_ASSETS: Operation = query(
-    Endpoint::Merchant,
-    "RampableAssets",
-    "rampableAssets",
-    &[],
-    "[RampableAsset!]!",
-    "name symbol networks contractAddress",
-    "rampableAssets",
-    "RampableAsset[]",
-);
+pub const RAMPABLE_ASSETS: Operation = Operation {
+    name: "RampableAssets",
+    endpoint: Endpoint::Merchant,
+    field: "rampableAssets",
+    returns: "[RampableAsset!]!",
+    fields: "name symbol networks contractAddress",
+    method: "rampableAssets",
+    result: "RampableAsset[]",
+    ..BASE
+};
 
 /// `merchantPaymentRequest(reference: String!): MerchantPaymentRequest` (merchant).
-pub const MERCHANT_PAYMENT_REQUEST: Operation = query(
-    Endpoint::Merchant,
-    "MerchantPaymentRequest",
-    "merchantPaymentRequest",
-    &[arg("reference", "String!", "reference", Check::Reference)],
-    "MerchantPaymentRequest",
-    "id paymentType hostedLink amount currency reference status",
-    "paymentRequest",
-    "PaymentRequest | null",
-);
+pub const MERCHANT_PAYMENT_REQUEST: Operation = Operation {
+    name: "MerchantPaymentRequest",
+    endpoint: Endpoint::Merchant,
+    field: "merchantPaymentRequest",
+    args: &[arg("reference", "String!", "reference", Check::Reference)],
+    returns: "MerchantPaymentRequest",
+    fields: "id paymentType hostedLink amount currency reference status",
+    method: "paymentRequest",
+    result: "PaymentRequest | null",
+    ..BASE
+};
 
 /// The one argument of the order mutations: the order's `id` (not its `orderId`).
 const P2P_PAYMENT: &[Arg] = &[arg("p2pPayment", "ID!", "p2pPayment", Check::Id)];
 
+/// What the bot mutations share: sent once, a `Boolean` result (no selection).
+const BOT_MUTATION: Operation = Operation {
+    kind: Kind::Mutation,
+    returns: "Boolean",
+    result: "boolean",
+    ..BASE
+};
+
 /// `acceptWithdrawal(p2pPayment: ID!): Boolean` (bot mutation): pending → picked_up.
-pub const ACCEPT_WITHDRAWAL: Operation = mutation(
-    "AcceptWithdrawal",
-    "acceptWithdrawal",
-    P2P_PAYMENT,
-    "Boolean",
-    "",
-    "acceptWithdrawal",
-    "boolean",
-    Rule::None,
-);
+pub const ACCEPT_WITHDRAWAL: Operation = Operation {
+    name: "AcceptWithdrawal",
+    field: "acceptWithdrawal",
+    args: P2P_PAYMENT,
+    method: "acceptWithdrawal",
+    ..BOT_MUTATION
+};
 
 /// `cancelWithdrawal(p2pPayment: ID!): Boolean` (bot mutation).
-pub const CANCEL_WITHDRAWAL: Operation = mutation(
-    "CancelWithdrawal",
-    "cancelWithdrawal",
-    P2P_PAYMENT,
-    "Boolean",
-    "",
-    "cancelWithdrawal",
-    "boolean",
-    Rule::None,
-);
+pub const CANCEL_WITHDRAWAL: Operation = Operation {
+    name: "CancelWithdrawal",
+    field: "cancelWithdrawal",
+    args: P2P_PAYMENT,
+    method: "cancelWithdrawal",
+    ..BOT_MUTATION
+};
 
 /// `markDepositAsReceived(p2pPayment: ID!): Boolean` (bot mutation).
-pub const MARK_DEPOSIT_AS_RECEIVED: Operation = mutation(
-    "MarkDepositAsReceived",
-    "markDepositAsReceived",
-    P2P_PAYMENT,
-    "Boolean",
-    "",
-    "markDepositAsReceived",
-    "boolean",
-    Rule::None,
-);
+pub const MARK_DEPOSIT_AS_RECEIVED: Operation = Operation {
+    name: "MarkDepositAsReceived",
+    field: "markDepositAsReceived",
+    args: P2P_PAYMENT,
+    method: "markDepositAsReceived",
+    ..BOT_MUTATION
+};
 
 /// `markWithdrawalAsPaid(p2pPayment: ID!, paymentMethod: ID!, receipt: String): Boolean`
 /// (bot mutation); `receipt` is an absolute `https:` URL.
-pub const MARK_WITHDRAWAL_AS_PAID: Operation = mutation(
-    "MarkWithdrawalAsPaid",
-    "markWithdrawalAsPaid",
-    &[
+pub const MARK_WITHDRAWAL_AS_PAID: Operation = Operation {
+    name: "MarkWithdrawalAsPaid",
+    field: "markWithdrawalAsPaid",
+    args: &[
         arg("p2pPayment", "ID!", "p2pPayment", Check::Id),
         arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
         arg("receipt", "String", "receipt", Check::OptHttpsUrl),
     ],
-    "Boolean",
-    "",
-    "markWithdrawalAsPaid",
-    "boolean",
-    Rule::None,
-);
+    method: "markWithdrawalAsPaid",
+    ..BOT_MUTATION
+};
 
 /// `updateRates(depositRate: Decimal, depositMargin: Decimal, withdrawalRate: Decimal,
 /// withdrawalMargin: Decimal): Boolean` (bot mutation); at least one.
-pub const UPDATE_RATES: Operation = mutation(
-    "UpdateRates",
-    "updateRates",
-    &[
+pub const UPDATE_RATES: Operation = Operation {
+    name: "UpdateRates",
+    field: "updateRates",
+    args: &[
         arg("depositRate", "Decimal", "depositRate", Check::OptDecimal),
-        arg(
-            "depositMargin",
-            "Decimal",
-            "depositMargin",
-            Check::OptDecimal,
-        ),
-        arg(
-            "withdrawalRate",
-            "Decimal",
-            "withdrawalRate",
-            Check::OptDecimal,
-        ),
-        arg(
-            "withdrawalMargin",
-            "Decimal",
-            "withdrawalMargin",
-            Check::OptDecimal,
-        ),
+        arg("depositMargin", "Decimal", "depositMargin", Check::OptDecimal),
+        arg("withdrawalRate", "Decimal", "withdrawalRate", Check::OptDecimal),
+        arg("withdrawalMargin", "Decimal", "withdrawalMargin", Check::OptDecimal),
     ],
-    "Boolean",
-    "",
-    "updateRates",
-    "boolean",
-    Rule::AtLeastOne(
+    method: "updateRates",
+    rule: Rule::AtLeastOne(
         "rates",
         "rates must have at least one of depositRate, depositMargin, withdrawalRate, withdrawalMargin",
     ),
-);
-
-/// Default `P2PPaymentMethod` selection: the fields of the service contract.
-pub const PAYMENT_METHOD_FIELDS: &str =
-    "id value displayValue localCurrencyAvailable deleted ownership designation instant";
+    ..BOT_MUTATION
+};
 
 /// `updatePaymentMethodLiquidity(paymentMethod: ID, paymentMethodType: String, amountLocal:
 /// Decimal!): P2PPaymentMethod` (bot mutation); exactly one of the first two.
-pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = mutation(
-    "UpdatePaymentMethodLiquidity",
-    "updatePaymentMethodLiquidity",
-    &[
+pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = Operation {
+    name: "UpdatePaymentMethodLiquidity",
+    field: "updatePaymentMethodLiquidity",
+    args: &[
         arg("paymentMethod", "ID", "paymentMethod", Check::OptId),
         arg(
             "paymentMethodType",
@@ -688,22 +585,22 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = mutation(
         ),
         arg("amountLocal", "Decimal!", "amountLocal", Check::Decimal),
     ],
-    "P2PPaymentMethod",
-    PAYMENT_METHOD_FIELDS,
-    "updatePaymentMethodLiquidity",
-    "P2PPaymentMethod",
-    Rule::ExactlyOne(
+    returns: "P2PPaymentMethod",
+    fields: PAYMENT_METHOD_FIELDS,
+    method: "updatePaymentMethodLiquidity",
+    result: "P2PPaymentMethod",
+    rule: Rule::ExactlyOne(
         "paymentMethod",
         "paymentMethodType",
         "paymentMethod: give exactly one of paymentMethod and paymentMethodType",
     ),
-);
+    ..BOT_MUTATION
+};
 
-/// The operations of `BotClient`'s JavaScript methods, numbered as its one export `__call(n, …)`
-/// numbers them (`request` is `n = BOT_CALLS.len()`). The package entries define each method
-/// on the prototype in this order (pkg-template/compose.js; a native test compares the lists):
-/// one export instead of one per method, each ~80 B gzip of wasm-bindgen shim (measured).
-pub const BOT_CALLS: [&Operation; 9] = [
+/// Every built-in operation: the bot's, then the merchant's. A new operation is added here
+/// (and nowhere else in this file); the clients look operations up by method name
+/// ([`by_method`]).
+pub static ALL: &[&Operation] = &[
     &PROFILE,
     &ORDER_HISTORY,
     &WITHDRAWAL_INFO,
@@ -713,21 +610,6 @@ pub const BOT_CALLS: [&Operation; 9] = [
     &MARK_WITHDRAWAL_AS_PAID,
     &UPDATE_RATES,
     &UPDATE_PAYMENT_METHOD_LIQUIDITY,
-];
-
-/// The six bot mutations: the last six of [`BOT_CALLS`].
-pub const MUTATIONS: [&Operation; 6] = {
-    let mut m = [BOT_CALLS[3]; 6];
-    let mut i = 0;
-    while i < m.len() {
-        m[i] = BOT_CALLS[3 + i];
-        i += 1;
-    }
-    m
-};
-
-/// `MerchantClient`'s methods, numbered as its `__call(n, …)` numbers them (see [`BOT_CALLS`]).
-pub const MERCHANT_CALLS: [&Operation; 7] = [
     &ACCOUNT,
     &AVAILABLE_COUNTRIES,
     &PAYMENT_METHOD_TYPES,
@@ -737,20 +619,19 @@ pub const MERCHANT_CALLS: [&Operation; 7] = [
     &MERCHANT_PAYMENT_REQUEST,
 ];
 
-/// Every built-in operation: the bot's, then the merchant's.
-pub const ALL: [&Operation; 16] = {
-    let mut all = [BOT_CALLS[0]; 16];
-    let mut i = 0;
-    while i < all.len() {
-        all[i] = if i < BOT_CALLS.len() {
-            BOT_CALLS[i]
-        } else {
-            MERCHANT_CALLS[i - BOT_CALLS.len()]
-        };
-        i += 1;
-    }
-    all
-};
+/// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).
+pub fn by_method(endpoint: Endpoint, method: &str) -> Option<&'static Operation> {
+    ALL.iter()
+        .copied()
+        .find(|op| op.endpoint == endpoint && op.method == method)
+}
+
+/// The operations of one endpoint, in declaration order.
+pub fn of(endpoint: Endpoint) -> impl Iterator<Item = &'static Operation> {
+    ALL.iter()
+        .copied()
+        .filter(move |op| op.endpoint == endpoint)
+}
 
 #[cfg(test)]
 mod tests;

@@ -1,13 +1,178 @@
-//! The pagination state machine behind `orders()`: no I/O of its own. The driver asks
-//! [`Pager::step`] what to do, fetches a page when told to, and hands it to
-//! [`Pager::receive`]. Rows are handed out one at a time, untouched.
+//! The order history, page by page, with no I/O of its own: the state machines behind
+//! `orders()` and `reconcile`, in both shells.
 //!
-//! Iteration stops when as many rows as the latest `pagination.total` have been handed out,
-//! when a page comes back empty, after an error ([`Pager::finish`]), or when page numbers
-//! would leave the GraphQL `Int` range.
+//! * [`Pager`]: which page to fetch next, and the rows of the pages received, one at a time,
+//!   untouched. Iteration stops when as many rows as the latest `pagination.total` have been
+//!   handed out, when a page comes back empty, after an error ([`Pager::finish`]), or when
+//!   page numbers would leave the GraphQL `Int` range.
+//! * [`PageQuery`]: a validated `orderHistory` query (filter, `perPage`, selection, signal),
+//!   ready to call for any page.
+//! * [`Search`]: the two together, as a driver uses them. Its [`Search::next`] says what to do:
+//!   hand out a row, run a call (the next page), or stop. `orders()` hands out every row;
+//!   `reconcile` ([`Search::reconcile`]) only the row whose `id` is the order's.
 
-use crate::inputs::MAX_GRAPHQL_INT;
+use crate::call::PreparedCall;
+use crate::error::Error;
+use crate::graphql;
+use crate::inputs::{self, MAX_GRAPHQL_INT};
 use crate::json::{Json, JsonValue};
+use crate::operations::{Value, Variables, ORDER_HISTORY};
+use crate::transport::Signal;
+use crate::types::{FieldOptions, OrderHistoryFilter};
+
+/// The `orderHistory` argument values, in declaration order.
+pub fn order_history_values(
+    page: i64,
+    per_page: Option<i64>,
+    filter: OrderHistoryFilter,
+) -> Vec<Value> {
+    vec![
+        Value::Int(page),
+        per_page.map_or(Value::Null, Value::Int),
+        Value::Filter(filter),
+    ]
+}
+
+/// A validated order-history query, ready to call for any page.
+#[derive(Clone)]
+pub struct PageQuery {
+    document: String,
+    variables: Variables,
+    signal: Option<Signal>,
+}
+
+impl PageQuery {
+    /// Validates the arguments shared by `order_history` and `orders`.
+    pub fn new(
+        per_page: Option<i64>,
+        filter: OrderHistoryFilter,
+        fields: Option<&[String]>,
+        signal: Option<Signal>,
+    ) -> Result<PageQuery, Error> {
+        let variables = ORDER_HISTORY.variables(order_history_values(1, per_page, filter))?;
+        let selection = graphql::selection(fields, ORDER_HISTORY.fields)?;
+        Ok(PageQuery {
+            document: ORDER_HISTORY.document(&selection),
+            variables,
+            signal,
+        })
+    }
+
+    /// The call for page `page` (from 1; the pager keeps it within GraphQL's `Int`).
+    pub fn call(&self, page: i64) -> Result<PreparedCall, Error> {
+        let mut variables = self.variables.clone();
+        if let Some(v) = variables.iter_mut().find(|(name, _)| *name == "page") {
+            v.1 = Value::Int(inputs::page(page)?);
+        }
+        PreparedCall::new(
+            &ORDER_HISTORY,
+            &self.document,
+            &variables,
+            self.signal.clone(),
+        )
+    }
+}
+
+/// What a [`Search`]'s driver does next.
+pub enum SearchStep {
+    /// Hand out this row (`reconcile`: the order's current record; the search is over).
+    Row(Json),
+    /// Run this call (retries and all), then give its value to [`Search::receive`], or, if it
+    /// failed, call [`Search::finish`].
+    Fetch(PreparedCall),
+    /// The search is over (`reconcile`: no row had the order's `id`).
+    Done,
+}
+
+/// The pages of a [`PageQuery`], row by row: `orders()`, and with a target `id`, `reconcile`.
+pub struct Search {
+    query: PageQuery,
+    pager: Pager,
+    target: Option<String>,
+}
+
+impl Search {
+    /// Every row of `query`'s pages.
+    pub fn orders(query: PageQuery) -> Search {
+        Search {
+            query,
+            pager: Pager::new(),
+            target: None,
+        }
+    }
+
+    /// `reconcile`'s read-back of an order: `orderHistory` filtered by its `orderId` (every
+    /// page), and the row whose `id` is its `id`. Both must be non-empty. The selection is
+    /// `options.fields` with `id` added when missing (rows are matched by it), or the default.
+    pub fn reconcile(
+        id: Option<String>,
+        order_id: Option<String>,
+        options: FieldOptions,
+    ) -> Result<Search, Error> {
+        let required = |v: Option<String>, field: &str| {
+            let v = v.unwrap_or_default();
+            Ok::<String, Error>(inputs::id(field, &v)?.to_owned())
+        };
+        let id = required(id, "order.id")?;
+        let filter = OrderHistoryFilter {
+            order_id: Some(required(order_id, "order.orderId")?),
+            ..Default::default()
+        };
+        let fields = options.fields.map(|mut f| {
+            if !f.iter().any(|n| n == "id") {
+                f.push("id".into());
+            }
+            f
+        });
+        let query = PageQuery::new(None, filter, fields.as_deref(), options.signal)?;
+        Ok(Search {
+            target: Some(id),
+            ..Search::orders(query)
+        })
+    }
+
+    /// The next thing to do. An error (a page number the service cannot take) ends the search.
+    pub fn next(&mut self) -> Result<SearchStep, Error> {
+        loop {
+            match self.pager.step() {
+                Step::Done => return Ok(SearchStep::Done),
+                Step::Fetch(page) => {
+                    return self
+                        .query
+                        .call(page)
+                        .map(SearchStep::Fetch)
+                        .inspect_err(|_| {
+                            self.pager.finish();
+                        })
+                }
+                Step::Row(row) => match &self.target {
+                    None => return Ok(SearchStep::Row(row)),
+                    Some(id) if row_id(&row).as_deref() == Some(id.as_str()) => {
+                        self.pager.finish();
+                        return Ok(SearchStep::Row(row));
+                    }
+                    Some(_) => {}
+                },
+            }
+        }
+    }
+
+    /// Takes in the value of a [`SearchStep::Fetch`] call: an `orderHistory` page whose shape
+    /// the call checked.
+    pub fn receive(&mut self, page: &Json) {
+        self.pager.receive(page);
+    }
+
+    /// Ends the search (after a failed call, or when the consumer stops early).
+    pub fn finish(&mut self) {
+        self.pager.finish();
+    }
+}
+
+/// A row's `id`, when it is a string.
+fn row_id(row: &Json) -> Option<String> {
+    row.member("id").and_then(|v| v.string())
+}
 
 /// What the driver should do next.
 #[derive(Debug, PartialEq)]
@@ -120,6 +285,88 @@ impl Pager {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Drives a search against scripted pages (by page number); the rows handed out and the
+    /// pages fetched.
+    fn search(mut s: Search, pages: &[Json]) -> (Vec<String>, Vec<i64>) {
+        let (mut rows, mut fetched) = (vec![], vec![]);
+        for _ in 0..100 {
+            match s.next().unwrap() {
+                SearchStep::Row(r) => rows.push(r["id"].as_str().unwrap().to_owned()),
+                SearchStep::Fetch(call) => {
+                    let body: Json = serde_json::from_str(call.body()).unwrap();
+                    let n = body["variables"]["page"].as_i64().unwrap();
+                    fetched.push(n);
+                    s.receive(pages.get(n as usize - 1).unwrap_or(&page(&[], 0)));
+                }
+                SearchStep::Done => return (rows, fetched),
+            }
+        }
+        panic!("did not finish");
+    }
+
+    fn string_page(ids: &[&str], total: i64) -> Json {
+        json!({"data": ids.iter().map(|i| json!({"id": i})).collect::<Vec<_>>(),
+               "pagination": {"page": 1, "perPage": 2, "total": total}})
+    }
+
+    fn query() -> PageQuery {
+        PageQuery::new(Some(2), OrderHistoryFilter::default(), None, None).unwrap()
+    }
+
+    #[test]
+    fn orders_hands_out_every_row_and_asks_for_each_page_by_number() {
+        let pages = [string_page(&["a", "b"], 3), string_page(&["c"], 3)];
+        let (rows, fetched) = search(Search::orders(query()), &pages);
+        assert_eq!(rows, ["a", "b", "c"]);
+        assert_eq!(fetched, [1, 2]);
+    }
+
+    #[test]
+    fn reconcile_hands_out_only_the_matching_row_then_stops() {
+        let pages = [string_page(&["a", "b"], 6), string_page(&["c", "d"], 6)];
+        let find = |id: &str| {
+            let s = Search::reconcile(
+                Some(id.into()),
+                Some("ORD-1".into()),
+                FieldOptions::default(),
+            )
+            .unwrap();
+            search(s, &pages)
+        };
+        assert_eq!(find("c"), (vec!["c".to_owned()], vec![1, 2]));
+        // No match: every page read, nothing handed out.
+        assert_eq!(find("z"), (vec![], vec![1, 2, 3]));
+    }
+
+    #[test]
+    fn reconcile_checks_the_order_and_selects_id() {
+        let e = Search::reconcile(Some(" ".into()), Some("o".into()), FieldOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("order.id"));
+        let e = Search::reconcile(Some("a".into()), None, FieldOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("order.orderId"));
+        let options = FieldOptions {
+            fields: Some(vec!["status".into()]),
+            signal: None,
+        };
+        let mut s = Search::reconcile(Some("a".into()), Some("o".into()), options).unwrap();
+        let SearchStep::Fetch(call) = s.next().unwrap() else {
+            panic!("expected the first page")
+        };
+        let body: Json = serde_json::from_str(call.body()).unwrap();
+        assert!(
+            body["query"]
+                .as_str()
+                .unwrap()
+                .contains("data { status id }"),
+            "{body}"
+        );
+        assert_eq!(body["variables"]["filter"], json!({"orderId": "o"}));
+    }
 
     fn page(ids: &[i64], total: i64) -> Json {
         json!({"data": ids.iter().map(|i| json!({"id": i})).collect::<Vec<_>>(),

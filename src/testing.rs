@@ -3,6 +3,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
+use crate::operations::{Kind, Operation, ALL};
 use crate::transport::{
     is_aborted, AbortFlag, HttpRequest, HttpResponse, Signal, Transport, TransportError,
 };
@@ -169,4 +170,12 @@ impl Transport for FakeTransport {
     fn browser_like(&self) -> bool {
         self.browser.get()
     }
+}
+
+/// The built-in mutations, in declaration order.
+pub fn mutations() -> Vec<&'static Operation> {
+    ALL.iter()
+        .copied()
+        .filter(|op| op.kind == Kind::Mutation)
+        .collect()
 }

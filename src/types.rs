@@ -11,7 +11,7 @@
 //! attribute on the field says so, so a renamed field renames the TypeScript member too.
 
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tsify::{declare, Tsify};
 
 use crate::error::Error;
@@ -56,24 +56,29 @@ pub struct CallOptions {
 }
 
 /// The service's `OrderHistoryFilter`: narrows the order history; every member given applies.
-#[derive(Clone, Default, Debug, PartialEq, Eq, Tsify)]
+#[derive(Clone, Default, Debug, PartialEq, Eq, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderHistoryFilter {
     /// Exact order id (non-empty).
     #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub order_id: Option<String>,
     /// A `P2PPaymentStatus` name, e.g. `"completed"`; unknown names are passed through.
     #[tsify(optional, type = "P2PPaymentStatus")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// First day included: `YYYY-MM-DD`, or (from JavaScript) a Date (its UTC date).
     #[tsify(optional, type = "string | Date")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub date_from: Option<String>,
     /// Last day included: `YYYY-MM-DD`, or (from JavaScript) a Date (its UTC date); not
     /// before `dateFrom`.
     #[tsify(optional, type = "string | Date")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub date_to: Option<String>,
     /// Payment method (non-empty).
     #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<String>,
 }
 

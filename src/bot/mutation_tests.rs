@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::error::Code;
-use crate::operations::MUTATIONS;
+use crate::testing::mutations;
 use crate::testing::{FakeTransport, Reply};
 use crate::transport::{AbortFlag, TransportError};
 use futures::executor::block_on;
@@ -32,7 +32,7 @@ fn ok(field: &str) -> String {
 
 const METHOD: &str = r#"{"data":{"updatePaymentMethodLiquidity":{"id":"pm_100003","value":"+254712345678","localCurrencyAvailable":"150000.00","deleted":false,"instant":true}}}"#;
 
-/// Runs mutation `i` of `MUTATIONS` once, with valid arguments and `flag` as its signal.
+/// Runs mutation `i` of `mutations()` once, with valid arguments and `flag` as its signal.
 fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&AbortFlag>) -> Result<(), Error> {
     let opts = || CallOptions {
         signal: flag.cloned(),
@@ -76,9 +76,9 @@ fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&AbortFlag>) -> 
     })
 }
 
-/// Each of the six, in `MUTATIONS` order.
+/// Each of the six, in declaration order.
 fn run_each(c: &BotClient<FakeTransport>, flag: Option<&AbortFlag>) -> Vec<Result<(), Error>> {
-    (0..MUTATIONS.len()).map(|i| run_one(c, i, flag)).collect()
+    (0..mutations().len()).map(|i| run_one(c, i, flag)).collect()
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn each_mutation_sends_its_document_and_variables_once() {
     for (body, (name, vars)) in sent.iter().zip(expect) {
         assert_eq!(body["operationName"], name);
         assert_eq!(body["variables"], vars, "{name}");
-        let op = MUTATIONS.iter().find(|o| o.name == name).unwrap();
+        let op = mutations().into_iter().find(|o| o.name == name).unwrap();
         assert_eq!(body["query"], op.document(op.fields), "{name}");
         // Values travel only as variables: the document is the declaration's.
         assert!(!body["query"].as_str().unwrap().contains("p2p_"));
@@ -300,7 +300,7 @@ fn no_mutation_is_retried_on_503_429_timeout_or_network_errors() {
         ),
     ];
     for (what, script, code) in failures {
-        for (i, op) in MUTATIONS.iter().enumerate() {
+        for (i, op) in mutations().into_iter().enumerate() {
             let c = client();
             script(c.transport());
             // A retry would get this answer and succeed.

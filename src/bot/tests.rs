@@ -1,6 +1,7 @@
 use super::*;
 use crate::error::Code;
 use crate::testing::{FakeTransport, Reply};
+use crate::types::OrderHistoryFilter;
 use crate::transport::{AbortFlag, TransportError};
 use futures::executor::block_on;
 use serde_json::{json, Value};

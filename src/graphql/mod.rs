@@ -11,7 +11,7 @@ pub mod response;
 pub mod scan;
 pub mod selection;
 
-pub use body::{Body, Prefix, Text, Variables};
+pub use body::{Body, Text, Variables};
 pub use response::{decode_response, Expect};
 pub use scan::is_read_only;
 pub use selection::selection;

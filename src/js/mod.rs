@@ -115,7 +115,9 @@ fn start(client: &Core, n: u32, call: Result<PreparedCall, Error>) -> JsValue {
     let request = crate::call::request(client.config(), &call.body);
     let code = n * 2 + u32::from(call.retryable);
     let transport = client.transport();
-    transport.start_first(&request, call.signal.as_ref(), code).into()
+    transport
+        .start_first(&request, call.signal.as_ref(), code)
+        .into()
 }
 
 /// Installs (once) a tiny panic hook that reports the panic's location on `console.error`.

@@ -68,7 +68,12 @@ fn options_object(value: &JsValue, field: &str) -> Result<Option<JsValue>, Error
     }
 }
 
-fn string_max(obj: &JsValue, key: &'static str, field: &str, max: u32) -> Result<Option<String>, Error> {
+fn string_max(
+    obj: &JsValue,
+    key: &'static str,
+    field: &str,
+    max: u32,
+) -> Result<Option<String>, Error> {
     match get(obj, key, field)? {
         None => Ok(None),
         Some(v) => match text(&v, field, max)? {

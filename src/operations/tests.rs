@@ -1,6 +1,7 @@
 use super::*;
 use crate::error::Code;
 use crate::graphql::is_read_only;
+use crate::testing::mutations;
 
 #[test]
 fn default_documents_are_exact() {
@@ -68,7 +69,7 @@ $reference) { id paymentType hostedLink amount currency reference status } }"
 #[test]
 fn every_declared_query_is_read_only_and_retryable() {
     for op in ALL {
-        let mutation = MUTATIONS.iter().any(|m| std::ptr::eq(*m, op));
+        let mutation = mutations().iter().any(|m| std::ptr::eq(*m, *op));
         assert_eq!(op.kind == Kind::Mutation, mutation, "{}", op.name);
         assert_eq!(op.retryable(), !mutation, "{}", op.name);
         assert_eq!(
@@ -78,7 +79,7 @@ fn every_declared_query_is_read_only_and_retryable() {
             op.name
         );
     }
-    for op in MUTATIONS {
+    for op in mutations() {
         assert_eq!(op.endpoint, Endpoint::Bot, "{}", op.name);
     }
     // A mutation (issue 13 adds six) is never retried, and the read-only scan agrees.
@@ -124,7 +125,7 @@ fn expected_shapes_follow_the_return_types() {
     );
     // Mutations: a `Boolean` leaf must be true or false; the nullable object is required
     // (a mutation's null without an error is no answer).
-    for op in &MUTATIONS[..5] {
+    for op in &mutations()[..5] {
         assert_eq!(shape(op), ("boolean", op.field));
     }
     assert_eq!(
@@ -748,75 +749,122 @@ mod schema {
     }
 }
 
-/// The JavaScript classes are declared by hand (a TypeScript section in src/js/*.rs; the
-/// package entries define them around the wasm class `__Client`), so this checks them against the declarations:
-/// every operation has its method on the right class, promising exactly the declared result.
+/// The Rust shell has a method for every declaration: each operation's method, called with
+/// valid arguments over a fake transport, sends exactly that operation. A declaration whose
+/// method is missing here fails (add the method to `BotClient` / `MerchantClient`, then here).
 #[test]
-fn js_bindings_promise_the_declared_results() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/");
-    let section = |file: &str, class: &str| {
-        let source = std::fs::read_to_string(format!("{dir}{file}")).expect(file);
-        let start = format!("export declare class {class} {{");
-        let at = source
-            .find(&start)
-            .unwrap_or_else(|| panic!("{file}: no {start}"));
-        let rest = &source[at..];
-        rest[..rest.find("\n}").expect("end of the interface")].to_owned()
+fn every_operation_has_a_method_in_the_rust_shell() {
+    use crate::testing::FakeTransport;
+    use crate::types::*;
+    use crate::{BotClient, BotOptions, ClientOptions, MerchantClient, MerchantOptions};
+    use futures::executor::block_on;
+
+    let client = ClientOptions {
+        endpoint: Some("https://settlement.invalid/graphql".into()),
+        ..ClientOptions::default()
     };
-    let bot = section("bot.rs", "BotClient");
-    let merchant = section("merchant.rs", "MerchantClient");
-    let mut problems = vec![];
+    let bot: BotClient<FakeTransport> =
+        BotClient::with_transport(BotOptions::clone(&client), FakeTransport::new(1)).unwrap();
+    let merchant = MerchantClient::with_transport(
+        MerchantOptions {
+            client,
+            ..MerchantOptions::default()
+        },
+        FakeTransport::new(1),
+    )
+    .unwrap();
+    let f = FieldOptions::default;
+    let c = CallOptions::default;
     for op in ALL {
-        let source = match op.endpoint {
-            Endpoint::Bot => &bot,
-            Endpoint::Merchant => &merchant,
+        // Each attempt fails (the fake has no replies): only the request sent matters here.
+        block_on(async {
+            let _ = match op.method {
+                "profile" => bot.profile(f()).await.map(drop),
+                "orderHistory" => bot
+                    .order_history(OrderHistoryArgs {
+                        page: 1,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "withdrawalInfo" => bot.withdrawal_info("USDC", f()).await.map(drop),
+                "acceptWithdrawal" => bot.accept_withdrawal("p1", c()).await.map(drop),
+                "cancelWithdrawal" => bot.cancel_withdrawal("p1", c()).await.map(drop),
+                "markDepositAsReceived" => bot.mark_deposit_as_received("p1", c()).await.map(drop),
+                "markWithdrawalAsPaid" => bot
+                    .mark_withdrawal_as_paid(MarkWithdrawalAsPaidArgs {
+                        p2p_payment: "p1".into(),
+                        payment_method: "m1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "updateRates" => bot
+                    .update_rates(UpdateRatesArgs {
+                        deposit_rate: Some("1.5".into()),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "updatePaymentMethodLiquidity" => bot
+                    .update_payment_method_liquidity(UpdateLiquidityArgs {
+                        payment_method: Some("m1".into()),
+                        amount_local: "1.00".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "account" => merchant.account(f()).await.map(drop),
+                "availableCountries" => merchant.available_countries(f()).await.map(drop),
+                "paymentMethodTypes" => merchant.payment_method_types("c1", f()).await.map(drop),
+                "marketRate" => merchant.market_rate("NG", f()).await.map(drop),
+                "rampLimits" => merchant.ramp_limits(f()).await.map(drop),
+                "rampableAssets" => merchant.rampable_assets(f()).await.map(drop),
+                "paymentRequest" => merchant.payment_request("ref-1", f()).await.map(drop),
+                other => panic!("{}: no Rust method {other} in this test's table", op.name),
+            };
+        });
+        let transport = match op.endpoint {
+            Endpoint::Bot => bot.transport(),
+            Endpoint::Merchant => merchant.transport(),
         };
-        let start = format!("    {}(", op.method);
-        let lines: Vec<&str> = source.lines().filter(|l| l.starts_with(&start)).collect();
-        let promise = format!("): Promise<{}>;", op.result);
-        match lines.as_slice() {
-            [line] if line.ends_with(&promise) => {}
-            [_] => problems.push(format!(
-                "{}: {} does not declare {promise}",
-                op.name, op.method
-            )),
-            _ => problems.push(format!(
-                "{}: {} declarations of {}",
-                op.name,
-                lines.len(),
-                op.method
-            )),
-        }
+        let last = transport.request(transport.sent() - 1).json();
+        assert_eq!(last["operationName"], op.name, "{}", op.method);
     }
-    assert!(problems.is_empty(), "{problems:#?}");
 }
 
-/// The package entries number the methods as `__call` does: compose.js lists the names in the
-/// order of `BOT_CALLS` (then `request`) and `MERCHANT_CALLS`.
+/// The TypeScript shell's method names, generated from the declarations: the npm classes
+/// `implements` these (`pkg-template/src/clients.ts`), so `tsc` fails the build when a
+/// declaration has no method there. This test fails when the generated file is stale;
+/// `UPDATE_GENERATED=1 cargo test` rewrites it.
 #[test]
-fn entries_number_the_methods_as_the_exports_do() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/compose.js");
-    let js = std::fs::read_to_string(path).expect("pkg-template/compose.js");
-    // `export const NAME = "a b " +\n  "c d";` -> ["a", "b", "c", "d"]
-    let list = |name: &str| -> Vec<String> {
-        let at = js.find(&format!("export const {name} = ")).expect(name);
-        let text = &js[at..at + js[at..].find(';').expect("end of the list")];
-        text.split('"')
-            .skip(1)
-            .step_by(2)
-            .flat_map(|part| part.split_whitespace().map(str::to_owned))
-            .collect()
+fn typescript_method_names_are_current() {
+    let names = |endpoint: Endpoint| {
+        of(endpoint)
+            .map(|op| format!("\n  | {:?}", op.method))
+            .collect::<String>()
     };
-    let mut bot: Vec<String> = BOT_CALLS.iter().map(|op| op.method.to_owned()).collect();
-    bot.push("request".to_owned());
-    assert_eq!(list("BOT_METHODS"), bot);
-    let merchant: Vec<String> = MERCHANT_CALLS
-        .iter()
-        .map(|op| op.method.to_owned())
-        .collect();
-    assert_eq!(list("MERCHANT_METHODS"), merchant);
-    // Every declared operation is reachable through one of them.
-    assert_eq!(BOT_CALLS.len() + MERCHANT_CALLS.len(), ALL.len());
+    let expected = format!(
+        "// Generated from src/operations.rs by the native test \
+`typescript_method_names_are_current`;\n\
+// do not edit (UPDATE_GENERATED=1 cargo test rewrites it).\n\n\
+/** The methods of `BotClient` that run a built-in operation. */\n\
+export type BotMethod ={};\n\n\
+/** The methods of `MerchantClient` that run a built-in operation. */\n\
+export type MerchantMethod ={};\n",
+        names(Endpoint::Bot),
+        names(Endpoint::Merchant)
+    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/src/operations.ts");
+    if std::env::var_os("UPDATE_GENERATED").is_some() {
+        std::fs::write(path, &expected).expect("write pkg-template/src/operations.ts");
+    }
+    let actual = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "pkg-template/src/operations.ts is stale: run `UPDATE_GENERATED=1 cargo test` \
+(expected:\n{expected})"
+    );
 }
 
 /// The npm README's method tables are prose, so this checks them against the declarations:
