@@ -9,9 +9,9 @@ use crate::config::ClientOptions;
 use crate::error::Error;
 use crate::inputs;
 use crate::json::js_impl as js;
-use crate::operations::{Operation, Value};
-use crate::transport::{FetchTransport, Signal};
-use crate::types::{CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter, OrdersArgs};
+use crate::operations::{Check, Endpoint, Kind, Operation, Value};
+use crate::transport::Signal;
+use crate::types::{CallOptions, FieldOptions, OrdersArgs, OrderHistoryFilter};
 
 fn invalid(field: &str, tail: &str) -> Error {
     let mut m = String::from(field);
@@ -24,9 +24,18 @@ fn unreadable(field: &str) -> Error {
     invalid(field, " could not be read (a getter or Proxy trap threw)")
 }
 
+/// `obj[key]` (a catching `Reflect.get`); `undefined` when `obj` is not an object or the
+/// read throws. For the shell's own objects (an attempt's outcome, an error it caught).
+pub fn member(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    js::read(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
 /// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
-fn get(obj: &JsValue, key: &'static str, field: &str) -> Result<Option<JsValue>, Error> {
-    js::read(obj, js::name(key))
+fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
+    js::read(obj, &JsValue::from_str(key))
         .map(|v| Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
         .map_err(|_| unreadable(field))
 }
@@ -83,11 +92,11 @@ fn string_max(
     }
 }
 
-fn string(obj: &JsValue, key: &'static str, field: &str) -> Result<Option<String>, Error> {
+fn string(obj: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
     string_max(obj, key, field, inputs::MAX_TEXT_LEN)
 }
 
-fn integer(obj: &JsValue, key: &'static str, field: &str) -> Result<Option<i64>, Error> {
+fn integer(obj: &JsValue, key: &str, field: &str) -> Result<Option<i64>, Error> {
     match get(obj, key, field)? {
         None => Ok(None),
         Some(v) => match v.as_f64() {
@@ -143,7 +152,7 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
 }
 
 /// A date given as `YYYY-MM-DD` text or as a JavaScript `Date` (its UTC calendar date).
-fn date(filter: &JsValue, key: &'static str, field: &str) -> Result<Option<String>, Error> {
+fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Error> {
     let Some(v) = get(filter, key, field)? else {
         return Ok(None);
     };
@@ -226,23 +235,6 @@ pub fn call_options(value: &JsValue) -> Result<CallOptions, Error> {
     }
 }
 
-/// `{ page, perPage?, filter?, fields?, signal? }`
-pub fn order_history_args(value: &JsValue) -> Result<OrderHistoryArgs, Error> {
-    let Some(o) = options_object(value, "options")? else {
-        return Err(invalid("page", " is required (an integer from 1)"));
-    };
-    let Some(page) = integer(&o, "page", "page")? else {
-        return Err(invalid("page", " is required (an integer from 1)"));
-    };
-    Ok(OrderHistoryArgs {
-        page,
-        per_page: integer(&o, "perPage", "perPage")?,
-        filter: filter(&o)?,
-        fields: fields(&o)?,
-        signal: signal(&o)?,
-    })
-}
-
 /// `{ perPage?, filter?, fields?, signal? }`
 pub fn orders_args(value: &JsValue) -> Result<OrdersArgs, Error> {
     match options_object(value, "options")? {
@@ -290,7 +282,7 @@ pub fn string_arg(value: &JsValue, field: &str) -> Result<String, Error> {
 }
 
 /// `obj[key]` as a boolean: absent → `None`; anything but `true`/`false` is refused.
-fn boolean(obj: &JsValue, key: &'static str) -> Result<Option<bool>, Error> {
+fn boolean(obj: &JsValue, key: &str) -> Result<Option<bool>, Error> {
     match get(obj, key, key)? {
         None => Ok(None),
         // Compared with `===` (an import the crate already has) instead of `as_bool`.
@@ -308,15 +300,103 @@ pub fn allow_browser(value: &JsValue) -> Result<bool, Error> {
     }
 }
 
-/// The transport over `fetch` (or the global `fetch`, which must then exist).
-pub fn transport(fetch: Option<Function>) -> Result<FetchTransport, Error> {
-    if fetch.is_none() && !FetchTransport::has_global_fetch() {
+/// The checks of a client's options beyond their own shapes: a `fetch` exists (the option,
+/// or a global one), and for the merchant endpoint the browser guard
+/// ([`crate::keys::browser_guard`]) with `dangerouslyAllowBrowser`.
+pub fn check_client(
+    opts: &ClientOptions,
+    fetch: Option<&Function>,
+    options: &JsValue,
+    endpoint: Endpoint,
+) -> Result<(), Error> {
+    if fetch.is_none() && !member(&crate::transport::global(), "fetch").is_function() {
         return Err(Error::invalid(
             "fetch",
             "fetch: no global fetch in this environment; pass a fetch implementation",
         ));
     }
-    Ok(FetchTransport::new(fetch))
+    if endpoint == Endpoint::Merchant {
+        let allow = allow_browser(options)?;
+        crate::keys::browser_guard(
+            opts.api_key.as_deref(),
+            crate::transport::is_browser_like(),
+            allow,
+        )?;
+    }
+    Ok(())
+}
+
+/// The argument values and call options of `op` from its JavaScript method's parameters,
+/// by the declaration: with no argument, the method takes `options`; with exactly one, it
+/// is the method's first parameter (a string) and `options` the second; with more, they
+/// are members of the options object (see [`mutation_values`] and [`query_values`]).
+pub fn operation_values(
+    op: &Operation,
+    argument: &JsValue,
+    options: &JsValue,
+) -> Result<(Vec<Value>, FieldOptions), Error> {
+    match op.args {
+        [] => Ok((vec![], field_options(options)?)),
+        [arg] => {
+            let value = Value::Str(string_arg(argument, arg.caller)?);
+            let options = if op.fields.is_empty() {
+                // A `Boolean` result: only the signal is read.
+                FieldOptions {
+                    fields: None,
+                    signal: call_options(options)?.signal,
+                }
+            } else {
+                field_options(options)?
+            };
+            Ok((vec![value], options))
+        }
+        _ if op.kind == Kind::Mutation => mutation_values(op, options),
+        _ => query_values(op, options),
+    }
+}
+
+/// The options object of a query that takes its arguments there (`orderHistory`:
+/// `{ page, perPage?, filter?, fields?, signal? }`): each argument under its caller name, by
+/// its check (a page number is required), then `fields` and `signal`.
+fn query_values(op: &Operation, value: &JsValue) -> Result<(Vec<Value>, FieldOptions), Error> {
+    let o = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
+    let mut values = Vec::with_capacity(op.args.len());
+    for a in op.args {
+        values.push(match a.check {
+            Check::Page => match integer(&o, a.caller, a.caller)? {
+                Some(n) => Value::Int(n),
+                None => return Err(invalid(a.caller, " is required (an integer from 1)")),
+            },
+            Check::PerPage => integer(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Int),
+            Check::Filter => Value::Filter(filter(&o)?),
+            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
+        });
+    }
+    let options = FieldOptions {
+        fields: fields(&o)?,
+        signal: signal(&o)?,
+    };
+    Ok((values, options))
+}
+
+/// `reconcile(order, options)`'s arguments: `order.id` and `order.orderId` (strings, or
+/// absent), and `{ fields?, signal? }`.
+pub fn reconcile_args(
+    order: &JsValue,
+    options: &JsValue,
+) -> Result<(Option<String>, Option<String>, FieldOptions), Error> {
+    let member = |key: &str| -> Result<Option<String>, Error> {
+        if !order.is_object() {
+            return Ok(None);
+        }
+        let field = format!("order.{key}");
+        Ok(get(order, key, "order")?
+            .map(|v| text(&v, &field, inputs::MAX_TEXT_LEN))
+            .transpose()?
+            .flatten())
+    };
+    let (id, order_id) = (member("id")?, member("orderId")?);
+    Ok((id, order_id, field_options(options)?))
 }
 
 /// The onchain ramp link from `OnchainRampOptions`, read and checked parameter by

@@ -1,0 +1,294 @@
+//! The exported classes: [`Core`] (a client's configuration), [`Call`] (one call) and
+//! [`Search`] (`orders()` and `reconcile`).
+
+use std::rc::Rc;
+
+use js_sys::{Function, JsString};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{error, object, options};
+use crate::call::{Attempt, Next, PreparedCall};
+use crate::config::{Config, BOT_PATH, MERCHANT_PATH};
+use crate::error::Error;
+use crate::operations::{self, Endpoint};
+use crate::pager::{PageQuery, SearchStep};
+use crate::transport::{HttpResponse, Signal, TransportError};
+
+/// One client's validated configuration (`BotClient` and `MerchantClient` each hold one):
+/// where every call of the client starts.
+#[wasm_bindgen]
+pub struct Core {
+    endpoint: Endpoint,
+    config: Rc<Config>,
+    fetch: Option<Function>,
+}
+
+#[wasm_bindgen]
+impl Core {
+    /// Reads and checks the client's options (`baseUrl` or `endpoint`, `apiKey`, `timeoutMs`,
+    /// `maxRetries`, `headers`, `fetch`; for the merchant endpoint `dangerouslyAllowBrowser`
+    /// and the browser guard). Throws `SettlementError` (`invalid_input`,
+    /// `secret_key_in_browser`), redacted.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "\"bot\" | \"merchant\"")] endpoint: &str,
+        options: JsValue,
+    ) -> Result<Core, JsValue> {
+        super::install_panic_hook();
+        let (endpoint, path) = match endpoint {
+            "merchant" => (Endpoint::Merchant, MERCHANT_PATH),
+            _ => (Endpoint::Bot, BOT_PATH),
+        };
+        let (opts, fetch) = options::client_options(&options).map_err(|e| error::to_js(&e))?;
+        let config = options::check_client(&opts, fetch.as_ref(), &options, endpoint)
+            .and_then(|()| Config::new(&opts, path))
+            .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))?;
+        Ok(Core {
+            endpoint,
+            config: Rc::new(config),
+            fetch,
+        })
+    }
+
+    /// The `fetch` option, when one was given (else the shell uses the global `fetch`).
+    #[wasm_bindgen(getter, unchecked_return_type = "Function | undefined")]
+    pub fn fetch(&self) -> JsValue {
+        self.fetch.clone().map_or(JsValue::UNDEFINED, Into::into)
+    }
+
+    /// The call of the built-in operation whose client method is `method` (`"withdrawalInfo"`):
+    /// `argument` is the method's first parameter when the operation takes exactly one
+    /// argument, `options` its options object. Throws `SettlementError` before any I/O.
+    pub fn prepare(
+        &self,
+        method: &str,
+        argument: JsValue,
+        options: JsValue,
+    ) -> Result<Call, JsValue> {
+        let op = operations::by_method(self.endpoint, method)
+            .ok_or_else(|| Error::invalid("method", format!("{method} is not a method of this client")));
+        let call = op.and_then(|op| {
+            let (values, field_options) = options::operation_values(op, &argument, &options)?;
+            crate::call::prepare(self.endpoint, op, values, field_options)
+        });
+        self.call(call)
+    }
+
+    /// `request(document, variables, options)`: a caller's own document; its value is the
+    /// whole `data`.
+    pub fn request(
+        &self,
+        document: JsValue,
+        variables: JsValue,
+        options: JsValue,
+    ) -> Result<Call, JsValue> {
+        let call = options::string_arg(&document, "document").and_then(|document| {
+            let variables = options::variables(&variables)?;
+            let signal = options::call_options(&options)?.signal;
+            crate::call::prepare_request(&document, variables.as_ref(), signal)
+        });
+        self.call(call)
+    }
+
+    /// `orders(options)`: checks the options and starts the search of every matching order.
+    pub fn orders(&self, options: JsValue) -> Result<Search, JsValue> {
+        let search = options::orders_args(&options).and_then(|a| {
+            let query = PageQuery::new(a.per_page, a.filter, a.fields.as_deref(), a.signal)?;
+            Ok(crate::pager::Search::orders(query))
+        });
+        self.search(search)
+    }
+
+    /// `reconcile(order, options)`: checks `order.id`, `order.orderId` and the options and
+    /// starts the search of the order's current record.
+    pub fn reconcile(&self, order: JsValue, options: JsValue) -> Result<Search, JsValue> {
+        let search = options::reconcile_args(&order, &options)
+            .and_then(|(id, order_id, o)| crate::pager::Search::reconcile(id, order_id, o));
+        self.search(search)
+    }
+}
+
+impl Core {
+    fn call(&self, call: Result<PreparedCall, Error>) -> Result<Call, JsValue> {
+        match call {
+            Ok(call) => Ok(Call {
+                config: Rc::clone(&self.config),
+                call,
+            }),
+            Err(e) => Err(error::to_js(&self.config.redact(e))),
+        }
+    }
+
+    fn search(&self, search: Result<crate::pager::Search, Error>) -> Result<Search, JsValue> {
+        match search {
+            Ok(search) => Ok(Search {
+                config: Rc::clone(&self.config),
+                search,
+            }),
+            Err(e) => Err(error::to_js(&self.config.redact(e))),
+        }
+    }
+}
+
+/// One call, ready to send: the request every attempt sends, and the core's decision after
+/// each attempt.
+#[wasm_bindgen(js_name = PreparedCall)]
+pub struct Call {
+    config: Rc<Config>,
+    call: PreparedCall,
+}
+
+#[wasm_bindgen(js_class = PreparedCall)]
+impl Call {
+    /// The endpoint URL.
+    #[wasm_bindgen(getter)]
+    pub fn url(&self) -> String {
+        self.config.endpoint().to_owned()
+    }
+
+    /// Every header, `Content-Type` and `Authorization` included, as a plain object.
+    #[wasm_bindgen(getter, unchecked_return_type = "Record<string, string>")]
+    pub fn headers(&self) -> JsValue {
+        let values: Vec<(&str, JsValue)> = self
+            .config
+            .headers()
+            .iter()
+            .map(|(name, value)| (name.as_str(), JsValue::from_str(value)))
+            .collect();
+        let members: Vec<(&str, &JsValue)> = values.iter().map(|(n, v)| (*n, v)).collect();
+        object(&members)
+    }
+
+    /// The JSON body.
+    #[wasm_bindgen(getter, unchecked_return_type = "string")]
+    pub fn body(&self) -> JsValue {
+        self.call.body().into()
+    }
+
+    /// The time allowed for each attempt (response headers and body), in ms.
+    #[wasm_bindgen(getter, js_name = timeoutMs)]
+    pub fn timeout_ms(&self) -> u32 {
+        self.config.timeout_ms()
+    }
+
+    /// The caller's `AbortSignal`, if any.
+    #[wasm_bindgen(getter)]
+    pub fn signal(&self) -> Option<Signal> {
+        self.call.signal().cloned()
+    }
+
+    /// Before each attempt: the error to reject with when the caller's signal is `aborted`
+    /// (an abort before sending is `aborted`, a mutation's too), else `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "Error | undefined")]
+    pub fn start(&self, aborted: bool) -> JsValue {
+        match self.call.before_attempt(aborted) {
+            Ok(()) => JsValue::UNDEFINED,
+            Err(e) => error::to_js(&e),
+        }
+    }
+
+    /// What follows attempt `attempt` (0 for the first) given its `outcome`; `aborted`:
+    /// whether the caller's signal is aborted now (an abort wins over the outcome).
+    #[wasm_bindgen(unchecked_return_type = "Decision")]
+    pub fn decide(
+        &self,
+        attempt: u32,
+        #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
+        aborted: bool,
+    ) -> JsValue {
+        let attempt = Attempt {
+            number: attempt,
+            sent: outcome_of(&outcome),
+            aborted,
+            now_ms: js_sys::Date::now(),
+            random: js_sys::Math::random(),
+        };
+        let kind = |k: &str| JsValue::from_str(k);
+        match self.call.decide(&self.config, attempt) {
+            Next::Done(success) => object(&[("kind", &kind("done")), ("value", &success.value)]),
+            Next::Fail(e) => object(&[("kind", &kind("fail")), ("error", &error::to_js(&e))]),
+            Next::Retry(ms) => object(&[
+                ("kind", &kind("retry")),
+                ("delayMs", &JsValue::from_f64(ms as f64)),
+            ]),
+        }
+    }
+}
+
+/// An `AttemptOutcome` as the transport's result: a response, or why there was none.
+fn outcome_of(outcome: &JsValue) -> Result<HttpResponse, TransportError> {
+    let member = |name: &str| options::member(outcome, name);
+    match member("kind").as_string().as_deref() {
+        Some("response") => Ok(HttpResponse {
+            status: member("status").as_f64().unwrap_or(0.0).clamp(0.0, 999.0) as u16,
+            retry_after: member("retryAfter").as_string(),
+            body: member("body")
+                .dyn_into::<JsString>()
+                .unwrap_or_else(|_| JsString::from("")),
+        }),
+        Some("timeout") => Err(TransportError::Timeout),
+        Some("aborted") => Err(TransportError::Aborted),
+        _ => Err(TransportError::Network(describe(&member("error")))),
+    }
+}
+
+/// A short description of a fetch failure, e.g. `"fetch failed (ECONNREFUSED)"`: the error's
+/// message and its cause's code (or message).
+fn describe(e: &JsValue) -> String {
+    if let Some(s) = e.as_string() {
+        return s;
+    }
+    let message = options::member(e, "message").as_string().unwrap_or_default();
+    let cause = options::member(e, "cause");
+    let detail = options::member(&cause, "code")
+        .as_string()
+        .or_else(|| options::member(&cause, "message").as_string())
+        .filter(|d| !d.is_empty());
+    match (message.is_empty(), detail) {
+        (true, None) => "fetch failed".to_owned(),
+        (true, Some(d)) => format!("({d})"),
+        (false, None) => message,
+        (false, Some(d)) => format!("{message} ({d})"),
+    }
+}
+
+/// `orders()` or `reconcile`: the core's order search (see [`crate::pager::Search`]).
+#[wasm_bindgen(js_name = OrderSearch)]
+pub struct Search {
+    config: Rc<Config>,
+    search: crate::pager::Search,
+}
+
+#[wasm_bindgen(js_class = OrderSearch)]
+impl Search {
+    /// The next step: a row to hand out, a call to run (then `receive` its value), or done.
+    /// Throws `SettlementError` when the next page cannot be asked for (the search is over).
+    #[wasm_bindgen(unchecked_return_type = "SearchStep")]
+    pub fn next(&mut self) -> Result<JsValue, JsValue> {
+        let kind = |k: &str| JsValue::from_str(k);
+        match self.search.next() {
+            Ok(SearchStep::Row(row)) => Ok(object(&[("kind", &kind("row")), ("row", &row)])),
+            Ok(SearchStep::Fetch(call)) => {
+                let call: JsValue = Call {
+                    config: Rc::clone(&self.config),
+                    call,
+                }
+                .into();
+                Ok(object(&[("kind", &kind("fetch")), ("call", &call)]))
+            }
+            Ok(SearchStep::Done) => Ok(object(&[("kind", &kind("done"))])),
+            Err(e) => Err(error::to_js(&self.config.redact(e))),
+        }
+    }
+
+    /// Takes in the value of a `fetch` step's call (an `orderHistory` page).
+    pub fn receive(&mut self, page: JsValue) {
+        self.search.receive(&page);
+    }
+
+    /// Ends the search (after a failed call, or when the consumer stops early).
+    pub fn finish(&mut self) {
+        self.search.finish();
+    }
+}
