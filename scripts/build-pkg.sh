@@ -25,7 +25,7 @@ registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
 remap=""
 for d in "$registry"/*/; do [ -d "$d" ] && remap="$remap --remap-path-prefix=$d="; done
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
-  cargo build --quiet --lib --target wasm32-unknown-unknown --release
+  cargo rustc --quiet --lib --target wasm32-unknown-unknown --release --features npm --crate-type cdylib
 
 rm -rf pkg
 mkdir -p pkg/web pkg/node

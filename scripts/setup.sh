@@ -4,8 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1)"
-: "${WASM_BINDGEN_VERSION:?could not read the pinned wasm-bindgen version from Cargo.toml}"
+# The wasm-bindgen CLI must be the version of the wasm-bindgen crate in Cargo.lock (Cargo.toml
+# only has a caret requirement): the `version` of its `[[package]]` entry.
+[ -f Cargo.lock ] || { echo "setup: Cargo.lock missing (the wasm-bindgen version is read from it)" >&2; exit 1; }
+WASM_BINDGEN_VERSION="$(awk '
+  /^\[\[package\]\]/ { name = "" }
+  /^name = / { name = $3 }
+  /^version = / && name == "\"wasm-bindgen\"" { v = $3; gsub(/"/, "", v); print v }
+' Cargo.lock)"
+case "$WASM_BINDGEN_VERSION" in
+  "") echo "setup: no [[package]] wasm-bindgen with a version in Cargo.lock" >&2; exit 1 ;;
+  *[!0-9.]*) echo "setup: Cargo.lock has more than one wasm-bindgen (or an unexpected version): $(echo $WASM_BINDGEN_VERSION)" >&2; exit 1 ;;
+esac
 want_browser=1
 [ "${1:-}" = "--no-browser" ] && want_browser=0
 
@@ -19,7 +29,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# 2. wasm-bindgen CLI of exactly the pinned version (not --locked: its lockfile wants a
+# 2. wasm-bindgen CLI of exactly the locked version (not --locked: its lockfile wants a
 #    crate version this registry lacks).
 have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
 if [ "$have" != "$WASM_BINDGEN_VERSION" ]; then

@@ -2,6 +2,8 @@
 # wasm-bindgen-test suites (tests/wasm_*.rs) against the running sandbox, in Node and in
 # headless Chromium. Run through scripts/with-sandbox.sh, which exports SANDBOX_URL etc.;
 # the suites read them at compile time (option_env!), so they are rebuilt per sandbox port.
+# `--features npm`: the suites test the npm build's configuration (tests/wasm_alloc.rs: its
+# global allocator, talc, which only that feature sets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -11,9 +13,9 @@ for f in tests/wasm_*.rs; do [ -e "$f" ] && suites+=(--test "$(basename "$f" .rs
 [ ${#suites[@]} -gt 0 ] || { echo "test-wasm: no tests/wasm_*.rs suites" >&2; exit 1; }
 
 echo "== wasm-bindgen-test in Node"
-WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown "${suites[@]}"
+WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features npm "${suites[@]}"
 
 echo "== wasm-bindgen-test in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1 \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/tests/webdriver.json" \
-  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown "${suites[@]}"
+  WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features npm "${suites[@]}"
