@@ -149,30 +149,6 @@ pub(crate) mod js_impl {
         ) -> Result<(), JsValue>;
     }
 
-    /// The JavaScript string of `s`, made once per name (keyed by address and length) and
-    /// kept for the module's life: the member and option names read on every call (about 15
-    /// per call). Each `JsValue::from_str` decodes UTF-8 in JavaScript: ~25 µs per 10-row call
-    /// in a Chromium CPU profile (TextDecoder and the glue around it). wasm-bindgen's own
-    /// `intern` (feature `enable-interning`) would do it with a HashMap: +3.2 KB gzip (measured).
-    pub fn name(s: &'static str) -> &'static JsValue {
-        use std::cell::RefCell;
-        type Names = RefCell<Vec<(usize, usize, &'static JsValue)>>;
-        thread_local!(static NAMES: Names = const { RefCell::new(Vec::new()) });
-        let key = (s.as_ptr() as usize, s.len());
-        NAMES.with(|names| {
-            let found = names
-                .borrow()
-                .iter()
-                .find(|n| (n.0, n.1) == key)
-                .map(|n| n.2);
-            found.unwrap_or_else(|| {
-                let value: &'static JsValue = Box::leak(Box::new(JsValue::from_str(s)));
-                names.borrow_mut().push((key.0, key.1, value));
-                value
-            })
-        })
-    }
-
     /// `Array.isArray`; `Err` when it throws (a revoked Proxy).
     pub fn is_array(value: &JsValue) -> Result<bool, JsValue> {
         is_array_js(value)
@@ -205,7 +181,7 @@ pub(crate) mod js_impl {
 
     /// `value.length` as a number.
     pub fn length(value: &JsValue) -> Result<f64, JsValue> {
-        read(value, name("length")).map(|n| n.as_f64().unwrap_or(0.0))
+        read(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))
     }
 
     impl JsonValue for JsValue {
@@ -235,7 +211,7 @@ pub(crate) mod js_impl {
                 return None;
             }
             // `read`: ramp messages are the caller's objects, whose getters may throw.
-            match read(self, name(key)) {
+            match read(self, &JsValue::from_str(key)) {
                 Ok(v) if !v.is_undefined() => Some(v),
                 _ => None,
             }

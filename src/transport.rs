@@ -9,7 +9,7 @@ use crate::json::Body;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
-pub use fetch::{global, FetchTransport};
+pub use fetch::{global, is_browser_like, outcome, FetchTransport};
 #[cfg(target_arch = "wasm32")]
 pub use web_sys::AbortSignal;
 

@@ -3,9 +3,8 @@
 
 use std::rc::Rc;
 
-use js_sys::{Function, JsString};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::{error, object, options};
 use crate::call::{Attempt, Next, PreparedCall};
@@ -13,7 +12,7 @@ use crate::config::{Config, BOT_PATH, MERCHANT_PATH};
 use crate::error::Error;
 use crate::operations::{self, Endpoint};
 use crate::pager::{PageQuery, SearchStep};
-use crate::transport::{HttpResponse, Signal, TransportError};
+use crate::transport::Signal;
 
 /// One client's validated configuration (`BotClient` and `MerchantClient` each hold one):
 /// where every call of the client starts.
@@ -199,7 +198,7 @@ impl Call {
     ) -> JsValue {
         let attempt = Attempt {
             number: attempt,
-            sent: outcome_of(&outcome),
+            sent: crate::transport::outcome(&outcome),
             aborted,
             now_ms: js_sys::Date::now(),
             random: js_sys::Math::random(),
@@ -213,43 +212,6 @@ impl Call {
                 ("delayMs", &JsValue::from_f64(ms as f64)),
             ]),
         }
-    }
-}
-
-/// An `AttemptOutcome` as the transport's result: a response, or why there was none.
-fn outcome_of(outcome: &JsValue) -> Result<HttpResponse, TransportError> {
-    let member = |name: &str| options::member(outcome, name);
-    match member("kind").as_string().as_deref() {
-        Some("response") => Ok(HttpResponse {
-            status: member("status").as_f64().unwrap_or(0.0).clamp(0.0, 999.0) as u16,
-            retry_after: member("retryAfter").as_string(),
-            body: member("body")
-                .dyn_into::<JsString>()
-                .unwrap_or_else(|_| JsString::from("")),
-        }),
-        Some("timeout") => Err(TransportError::Timeout),
-        Some("aborted") => Err(TransportError::Aborted),
-        _ => Err(TransportError::Network(describe(&member("error")))),
-    }
-}
-
-/// A short description of a fetch failure, e.g. `"fetch failed (ECONNREFUSED)"`: the error's
-/// message and its cause's code (or message).
-fn describe(e: &JsValue) -> String {
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    let message = options::member(e, "message").as_string().unwrap_or_default();
-    let cause = options::member(e, "cause");
-    let detail = options::member(&cause, "code")
-        .as_string()
-        .or_else(|| options::member(&cause, "message").as_string())
-        .filter(|d| !d.is_empty());
-    match (message.is_empty(), detail) {
-        (true, None) => "fetch failed".to_owned(),
-        (true, Some(d)) => format!("({d})"),
-        (false, None) => message,
-        (false, Some(d)) => format!("{message} ({d})"),
     }
 }
 

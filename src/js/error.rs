@@ -27,7 +27,7 @@ pub fn register(ctor: JsValue) -> Result<(), JsValue> {
         }
         Err(_) => Err(to_js(&Error::invalid(
             "ctor",
-            "__registerErrorClass expects a class (constructor function)",
+            "useErrorClass expects a class (constructor function)",
         ))),
     }
 }
