@@ -42,11 +42,7 @@ pub fn too_many(field: &str, max: u32) -> Error {
 }
 
 fn limit(field: &str, head: &str, max: u32, tail: &str) -> Error {
-    let mut m = String::from(field);
-    m.push_str(head);
-    crate::json::push_int(&mut m, i64::from(max));
-    m.push_str(tail);
-    Error::invalid(field, m)
+    Error::invalid(field, format!("{field}{head}{max}{tail}"))
 }
 
 /// Splits `s` at every byte for which `sep` is true (like `str::split`; separators must be
@@ -276,10 +272,12 @@ pub fn fields(list: &[String]) -> Result<(), Error> {
         if !split_ascii(f, is_dot).all(is_name)
             || f.bytes().filter(|&b| is_dot(b)).count() >= MAX_FIELD_DEPTH
         {
-            let mut m = String::from("fields[");
-            crate::json::push_int(&mut m, i as i64);
-            m.push_str("] is not a GraphQL field name or a dotted path of at most 16 field names");
-            return Err(Error::invalid("fields", m));
+            return Err(Error::invalid(
+                "fields",
+                format!(
+                    "fields[{i}] is not a GraphQL field name or a dotted path of at most 16 field names"
+                ),
+            ));
         }
     }
     Ok(())
