@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long soak of issue 11 (not part of `make test`, which runs 3,000 repetitions): in one Node
+# The long soak of the hostile-value cases (not part of `make test`, which runs 3,000 repetitions): in one Node
 # process and in one Chromium page, STRESS_REPS (default 100,000) repetitions of each failing
 # case of tests/js/hostile.mjs, then the whole hostile corpus, then a normal call against the
 # sandbox must succeed. Prints the wasm memory and JS heap before and after.

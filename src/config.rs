@@ -215,7 +215,7 @@ impl Config {
             }
         };
         if let Some(k) = &api_key {
-            if crate::redact::contains(&endpoint, k) {
+            if !k.is_empty() && endpoint.contains(k.as_str()) {
                 let field = if options.endpoint.is_some() {
                     "endpoint"
                 } else {

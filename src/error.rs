@@ -1,6 +1,8 @@
 //! The one error type, its codes, and classification of an HTTP status into a code.
 
-use crate::json::{push_int, Json};
+use std::fmt::Write;
+
+use crate::json::Json;
 use crate::redact::{redact, redact_value};
 use tsify::Tsify;
 
@@ -210,10 +212,10 @@ impl Error {
 
     /// A `timeout` error for an attempt that took longer than `timeout_ms`.
     pub fn timeout(timeout_ms: u32) -> Self {
-        let mut m = String::from("The request timed out after ");
-        push_int(&mut m, i64::from(timeout_ms));
-        m.push_str(" ms.");
-        Error::new(Code::Timeout, m)
+        Error::new(
+            Code::Timeout,
+            format!("The request timed out after {timeout_ms} ms."),
+        )
     }
 
     /// A `network` error with the underlying reason.
@@ -298,13 +300,10 @@ pub fn from_status(
         Some(first) if !first.message.is_empty() => message.push_str(&first.message),
         _ => message.push_str(default_message),
     }
-    message.push_str(" (HTTP ");
-    push_int(&mut message, i64::from(status));
-    message.push(')');
+    // Writing to a String cannot fail.
+    let _ = write!(message, " (HTTP {status})");
     if let Some(ms) = retry_after_ms {
-        message.push_str("; retry after ");
-        push_int(&mut message, ms.min(i64::MAX as u64) as i64);
-        message.push_str(" ms");
+        let _ = write!(message, "; retry after {ms} ms");
     }
     message.push('.');
     let mut e = Error::new(code, message);
@@ -332,8 +331,7 @@ pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option
         _ => message.push_str("The service returned a GraphQL error"),
     }
     if graphql_errors.len() > 1 {
-        message.push_str(" (and ");
-        push_int(&mut message, (graphql_errors.len() - 1) as i64);
+        let _ = write!(message, " (and {}", graphql_errors.len() - 1);
         message.push_str(if graphql_errors.len() == 2 {
             " more error)"
         } else {

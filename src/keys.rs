@@ -5,8 +5,6 @@
 //! `<service prefix>SECK_<suffix>` (secret, server side only), e.g. `XYZ-PUBK_abc123`.
 //! Agent (bot) keys are secret-class: nothing may log, persist or echo them.
 
-use crate::redact::find;
-
 const PUBLIC_MARKER: &str = "PUBK_";
 const SECRET_MARKER: &str = "SECK_";
 
@@ -46,15 +44,11 @@ pub fn classify(key: &str) -> KeyKind {
     }
 }
 
+/// Whether `marker` occurs in `key` with something after it. Its first occurrence decides:
+/// a later one would end later still.
 fn has_marker(key: &str, marker: &str) -> bool {
-    let mut from = 0;
-    while let Some(i) = find(key, marker, from) {
-        if i + marker.len() < key.len() {
-            return true;
-        }
-        from = i + 1;
-    }
-    false
+    key.find(marker)
+        .is_some_and(|i| i + marker.len() < key.len())
 }
 
 /// The browser guard of the merchant client: a secret key where page visitors can read it

@@ -45,9 +45,10 @@ pub fn delay_ms(attempt: u32, retry_after_ms: Option<u64>, random: f64) -> u64 {
 }
 
 /// Parses a `Retry-After` value: delta seconds (`"120"`) or an HTTP-date
-/// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, also the obsolete RFC 850 and asctime forms), given
-/// the current time in ms since the Unix epoch. A date in the past means 0. `None` when
-/// the value is neither.
+/// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, also the obsolete RFC 850 and asctime forms, read by
+/// the `httpdate` crate), given the current time in ms since the Unix epoch. A date in the
+/// past means 0. `None` when the value is neither (`httpdate` also refuses a date before
+/// 1970, a weekday that does not match the date, and a second of 60).
 pub fn parse_retry_after(value: &str, now_ms: f64) -> Option<u64> {
     let v = value.trim_ascii();
     if v.is_empty() {
@@ -61,73 +62,14 @@ pub fn parse_retry_after(value: &str, now_ms: f64) -> Option<u64> {
         };
         return Some(secs.saturating_mul(1000));
     }
-    let at_ms = parse_http_date(v)? as f64 * 1000.0;
+    let at = httpdate::parse_http_date(v).ok()?;
+    let at_ms = at.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as f64 * 1000.0;
     let now = if now_ms.is_finite() { now_ms } else { 0.0 };
     Some(if at_ms <= now {
         0
     } else {
         (at_ms - now).ceil() as u64
     })
-}
-
-/// Parses an HTTP-date into seconds since the Unix epoch: IMF-fixdate
-/// (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime
-/// (`Sun Nov  6 08:49:37 1994`). Words other than the month (weekday, `GMT`) are skipped.
-pub fn parse_http_date(value: &str) -> Option<i64> {
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    let separator: fn(u8) -> bool = |b| matches!(b, b' ' | b',' | b'-' | b':');
-    let mut nums = [0u64; 5];
-    let mut lens = [0usize; 5];
-    let mut count = 0;
-    let mut month = 0;
-    for token in crate::inputs::split_ascii(value, separator).filter(|t| !t.is_empty()) {
-        if let Some(n) = crate::inputs::digits(token) {
-            *nums.get_mut(count)? = n;
-            lens[count] = token.len();
-            count += 1;
-        } else if let Some(m) = MONTHS.iter().position(|m| token.eq_ignore_ascii_case(m)) {
-            month = m as u32 + 1;
-        } else if !token.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return None;
-        }
-    }
-    if count != 5 || month == 0 {
-        return None;
-    }
-    // IMF and RFC 850: day year h m s; asctime: day h m s year.
-    let (year_at, time_at) = if lens[4] == 4 { (4, 1) } else { (1, 2) };
-    let year = match (lens[year_at], nums[year_at] as i64) {
-        (4, y) => y,
-        (2, yy) if yy < 70 => 2000 + yy,
-        (2, yy) => 1900 + yy,
-        _ => return None,
-    };
-    let day = nums[0] as u32;
-    let (h, mi, s) = (nums[time_at], nums[time_at + 1], nums[time_at + 2]);
-    let short = lens[0] <= 2 && lens[time_at..time_at + 3].iter().all(|&l| l <= 2);
-    if !short
-        || h > 23
-        || mi > 59
-        || s > 60
-        || !crate::inputs::is_valid_date(year as u32, month, day)
-    {
-        return None;
-    }
-    Some(days_from_civil(year, month, day) * 86_400 + (h * 3600 + mi * 60 + s) as i64)
-}
-
-/// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
@@ -228,27 +170,23 @@ mod tests {
     }
 
     #[test]
-    fn civil_days() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-        assert_eq!(days_from_civil(1969, 12, 31), -1);
-        assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+    fn http_date_forms() {
+        // With `now` at the epoch, a date's wait is its time since the epoch.
+        let at = |v: &str| parse_retry_after(v, 0.0);
         assert_eq!(
-            parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"),
-            Some(784_111_777)
+            parse_retry_after("Thu, 01 Jan 1970 00:00:00 GMT", -1_000.0),
+            Some(1_000)
+        );
+        assert_eq!(at("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784_111_777_000));
+        assert_eq!(at("Sunday, 06-Nov-94 08:49:37 GMT"), Some(784_111_777_000));
+        assert_eq!(at("Sun Nov  6 08:49:37 1994"), Some(784_111_777_000));
+        assert_eq!(
+            parse_retry_after("Thursday, 01-Jan-70 00:00:00 GMT", -1_000.0),
+            Some(1_000)
         );
         assert_eq!(
-            parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"),
-            Some(784_111_777)
-        );
-        assert_eq!(
-            parse_http_date("Sun Nov  6 08:49:37 1994"),
-            Some(784_111_777)
-        );
-        assert_eq!(parse_http_date("Thursday, 01-Jan-70 00:00:00 GMT"), Some(0));
-        assert_eq!(
-            parse_http_date("Sat, 01-Jan-00 00:00:00 GMT"),
-            Some(946_684_800)
+            at("Saturday, 01-Jan-00 00:00:00 GMT"),
+            Some(946_684_800_000)
         );
         for bad in [
             "Sun, 06 Nov 1994 08:49 GMT",
@@ -257,8 +195,13 @@ mod tests {
             "Sun, 06 Nov 1994 08:49:37:01 GMT",
             "Sun, 06 Nov 1994 08:49:371 GMT",
             "Sun, 06 1994 08:49:37 GMT",
+            // Refused by httpdate: a weekday that does not match, an abbreviated one in the
+            // RFC 850 form, a year before 1970.
+            "Mon, 06 Nov 1994 08:49:37 GMT",
+            "Sat, 01-Jan-00 00:00:00 GMT",
+            "Thu, 01 Jan 1960 00:00:00 GMT",
         ] {
-            assert_eq!(parse_http_date(bad), None, "{bad}");
+            assert_eq!(at(bad), None, "{bad}");
         }
     }
 

@@ -1,4 +1,4 @@
-//! wasm-bindgen-test suite of issue 11 over the real `fetch` transport, in Node and in
+//! wasm-bindgen-test suite of hostile values over the real `fetch` transport, in Node and in
 //! headless Chromium: partial keys are redacted from a custom `fetch`'s error and a server's
 //! messages; a `signal` that is not a working AbortSignal never hangs or traps; repeated
 //! failures leave the module working. (The JS-facing corpus is tests/js/hostile.test.mjs.)

@@ -1,5 +1,5 @@
 //! wasm-bindgen-test suite: the bot mutations of the Rust API over the real `fetch`
-//! transport, against the sandbox, in Node and in headless Chromium (issue 13). Agent 2 owns
+//! transport, against the sandbox, in Node and in headless Chromium. Agent 2 owns
 //! the orders moved here (agent 1's data is the other suites' oracle); its state is reset
 //! first. The sandbox URL and keys are read at compile time (scripts/with-sandbox.sh).
 //!

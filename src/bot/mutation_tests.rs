@@ -1,5 +1,5 @@
 //! The six bot mutations, `outcome_unknown` and `reconcile`, natively over the fake
-//! transport (issue 13).
+//! transport.
 
 use super::*;
 use crate::error::Code;

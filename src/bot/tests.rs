@@ -410,7 +410,7 @@ fn mutations_are_never_retried_queries_are() {
         .fail(TransportError::Network("reset".into()))
         .http(200, r#"{"data":{"a":1}}"#);
     let e = block_on(c.request("subscription { a }", None, CallOptions::default())).unwrap_err();
-    // Not read-only, sent once, no answer: its effect is unknown (issue 13).
+    // Not read-only, sent once, no answer: its effect is unknown.
     assert_eq!(e.code, Code::OutcomeUnknown);
     assert!(e.message.contains("reset"), "{}", e.message);
     assert_eq!(c.transport().sent(), 1);
@@ -676,7 +676,7 @@ fn key_never_reaches_an_error() {
 #[test]
 fn a_declared_mutation_is_sent_once_never_retried() {
     use crate::operations::Kind;
-    // Issue 13 adds mutations as declarations like this one: the same generic path, but a
+    // The bot mutations are declarations like this one: the same generic path, but a
     // failure that a query would retry ends the call after one request.
     let mutation = Operation {
         kind: Kind::Mutation,

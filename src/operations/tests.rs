@@ -82,7 +82,7 @@ fn every_declared_query_is_read_only_and_retryable() {
     for op in mutations() {
         assert_eq!(op.endpoint, Endpoint::Bot, "{}", op.name);
     }
-    // A mutation (issue 13 adds six) is never retried, and the read-only scan agrees.
+    // A mutation (MUTATIONS declares six) is never retried, and the read-only scan agrees.
     let m = Operation {
         kind: Kind::Mutation,
         ..WITHDRAWAL_INFO

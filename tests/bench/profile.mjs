@@ -1,4 +1,4 @@
-// CPU profile of the per-call path (issue 12): headless Chromium, CDP Profiler sampling every
+// CPU profile of the per-call path: headless Chromium, CDP Profiler sampling every
 // PROF_INTERVAL_US (default 50) µs over PROF_N (default 3000) sequential 10-row orderHistory
 // calls, for the package and for plain fetch + JSON.parse, against the real sandbox and with
 // a `fetch` that resolves at once (no network). Prints self time per function in µs per call.

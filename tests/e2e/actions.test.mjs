@@ -1,4 +1,4 @@
-// The dashboard's agent actions in Chromium (issue 13): accept → mark paid on an order row,
+// The dashboard's agent actions in Chromium: accept → mark paid on an order row,
 // each behind a confirmation naming the order and amount; an action whose answer is lost
 // (the sandbox's drop-after fault, armed from the simulate menu) shows "outcome unknown",
 // then the reconciled status; the rates and liquidity editors. Agent 1's state is reset

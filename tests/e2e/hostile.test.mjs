@@ -1,4 +1,4 @@
-// Issue 11 in headless Chromium: the hostile corpus ends in results or documented
+// Hostile values in headless Chromium: the hostile corpus ends in results or documented
 // SettlementErrors, with no uncaught error; the module survives repeated failures (the long
 // soak is `make stress`).
 import { test, before, after } from "node:test";

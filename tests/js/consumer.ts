@@ -299,7 +299,7 @@ export async function dashboard(baseUrl: string, apiKey: string, signal: AbortSi
   return `${profile.id} ${total} ${status ?? ""} ${other} ${count} ${networks.join(",")} ${String(raw)} ${kind}`;
 }
 
-// The agent actions (issue 13): typed arguments and results, reconcile.
+// The agent actions (the bot mutations): typed arguments and results, reconcile.
 import type {
   MarkWithdrawalAsPaidOptions, UpdateRatesOptions, UpdatePaymentMethodLiquidityOptions, P2PPaymentMethod,
   ReconcileOptions,

@@ -1,4 +1,4 @@
-// The hostile-value corpus of issue 11, shared by the Node suite (tests/js/hostile.test.mjs),
+// The hostile-value corpus, shared by the Node suite (tests/js/hostile.test.mjs),
 // the Chromium suite (tests/e2e/hostile.test.mjs) and the soak (scripts/stress.sh). Every
 // function here is self-contained (no imports, no module state): the browser suites install
 // them in a page from their source text. Not a test file itself (node --test only picks
@@ -186,7 +186,7 @@ export function hostileCases(api) {
 }
 
 /**
- * The failing cases of issue 11, for repetition: each must end in a SettlementError every
+ * The failing cases of the corpus, for repetition: each must end in a SettlementError every
  * time, and the module must still work afterwards.
  */
 export function repeatCases(api) {

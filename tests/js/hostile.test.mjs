@@ -1,4 +1,4 @@
-// Issue 11 in Node: every hostile value ends in a result or a SettlementError with a documented
+// Hostile values in Node: every hostile value ends in a result or a SettlementError with a documented
 // code (no foreign error, trap, hang or uncaught error); the module survives repeated failures;
 // partial keys are redacted; sizes are capped before allocating.
 import { test } from "node:test";
@@ -54,7 +54,7 @@ test("hostile corpus: every argument set ends in a result or a documented Settle
   await works();
 });
 
-test("the issue's examples give invalid_input naming the argument", async () => {
+test("revoked proxies, oversized arrays, fake signals and wrong receivers give invalid_input naming the argument", async () => {
   const bot = new BotClient({ endpoint: "https://settlement.invalid/graphql", fetch: () => assert.fail("no request") });
   const r = Proxy.revocable({}, {});
   r.revoke();

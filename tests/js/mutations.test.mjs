@@ -1,4 +1,4 @@
-// The six bot mutations, `outcome_unknown` and `reconcile` against the sandbox (issue 13),
+// The six bot mutations, `outcome_unknown` and `reconcile` against the sandbox,
 // through the package imported by name. Agent 2 owns the orders these tests move (agent 1's
 // data is the other suites' oracle); its state is reset before and after.
 import { test, describe, before, after } from "node:test";

@@ -1,4 +1,4 @@
-// The soak of issue 11 in one Chromium page: STRESS_REPS repetitions of each failing case,
+// The soak of the hostile-value cases in one Chromium page: STRESS_REPS repetitions of each failing case,
 // then the whole hostile corpus, then a normal call against the sandbox must still succeed.
 // Prints the wasm memory and JS heap before and after. Run by scripts/stress.sh.
 import { launch, requireSandbox } from "../e2e/support/browser.mjs";

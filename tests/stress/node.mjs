@@ -1,4 +1,4 @@
-// The soak of issue 11 in one Node process: REPS repetitions of each failing case
+// The soak of the hostile-value cases in one Node process: REPS repetitions of each failing case
 // (tests/js/hostile.mjs `repeatCases`), then the whole hostile corpus, then a normal call
 // against the sandbox must still succeed. Prints the wasm memory and JS heap before and after.
 // Run by scripts/stress.sh (through scripts/with-sandbox.sh).

@@ -1,5 +1,5 @@
 // Interleaved A/B timing of plain-JS variants of one 10-row call, each adding one thing the
-// package does, and the package itself (issue 12: where does the per-call time go?). Used by
+// package does, and the package itself, to find where the per-call time goes. Used by
 // tests/bench/micro.mjs. Samples are `group` calls in a row; medians per variant.
 import init, { BotClient } from "/pkg/index.js";
 

@@ -1,4 +1,4 @@
-// Issue 11 in Chromium: a blank document on the sandbox's origin imports /pkg/index.js and
+// The hostile-value corpus in Chromium: a blank document on the sandbox's origin imports /pkg/index.js and
 // runs the shared hostile corpus (tests/js/hostile.mjs, installed from its source text).
 // Used by tests/e2e/hostile.test.mjs (short) and tests/stress/browser.mjs (the soak).
 import { hostileCases, repeatCases, settle, badOutcome } from "../../js/hostile.mjs";
