@@ -1,5 +1,8 @@
-// The diagnosis of a failed .wasm load, imported by index.js only after loading failed (so
-// pages that load fine never download it).
+// The diagnosis of a failed .wasm load: a file of its own, imported by index.ts only after
+// loading failed (so pages that load fine never download it). It is handed the entry's
+// SettlementError class rather than importing it, so the class stays one.
+import type { SettlementError } from "./errors.js";
+
 const W = "settlement_wasm_bg.wasm";
 
 /**
@@ -7,11 +10,12 @@ const W = "settlement_wasm_bg.wasm";
  * the message, the platform's error as `cause`. `blocked`: the CSP directives the browser
  * reported as violated meanwhile (securitypolicyviolation events).
  */
-export function loadError(e, blocked, SettlementError) {
-  const m = String(e?.message ?? e);
-  const csp = (d) => blocked.some((v) => v.startsWith(d));
+export function loadError(e: unknown, blocked: readonly string[], Class: typeof SettlementError): SettlementError {
+  const m = String((e as { message?: unknown } | null | undefined)?.message ?? e);
+  const csp = (d: string) => blocked.some((v) => v.startsWith(d));
   const s = /Wasm: (\d+)/.exec(m);
   const b = /found ((?:\w\w ?){1,4})/.exec(m);
+  const bytes = b?.[1]?.trim();
   const why = s
     ? `HTTP ${s[1]} for ${W} (did your bundler not copy it?): import "settlement-wasm/${W}" as a URL and pass init(url)`
     : csp("script-src") || /Content.Security|unsafe-eval/i.test(m)
@@ -20,10 +24,10 @@ export function loadError(e, blocked, SettlementError) {
         ? `the Content-Security-Policy blocked fetching ${W}: add its origin ('self' if served with the page) to connect-src`
         : /MIME/.test(m)
           ? `${W} was not served as application/wasm: fix the server's MIME type`
-          : b
-            ? `not WebAssembly (starts with ${b[1].trim()}${/^3c/.test(b[1]) ? ": an HTML page" : ""}): serve ${W} itself, or pass init(url)`
+          : bytes
+            ? `not WebAssembly (starts with ${bytes}${/^3c/.test(bytes) ? ": an HTML page" : ""}): serve ${W} itself, or pass init(url)`
             : e instanceof TypeError
               ? `${W} could not be fetched (network, or CSP connect-src): check its URL, or pass init(url)`
               : `${W} could not be compiled (corrupt, or from another version)`;
-  return new SettlementError(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
+  return new Class(`init(): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
 }

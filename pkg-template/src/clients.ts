@@ -1,0 +1,266 @@
+// `BotClient` and `MerchantClient`. Each holds its wasm `Core` (the validated configuration) in
+// a private field, which is also the brand: a method called on anything but a live instance of
+// its own class is refused (`invalid_input`, field `this`). Every method asks the Core to
+// prepare its call (validation, document, body) and hands it to the one driver (call.ts).
+import type {
+  Account, AgentProfile, BotClientOptions, Core, Country, GraphQLVariables, MarketRate,
+  MarkWithdrawalAsPaidOptions, MerchantCallOptions, MerchantClientOptions, OrderHistoryOptions,
+  OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
+  PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
+  RequestOptions, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions, WithdrawalInfo,
+  WithdrawalInfoOptions,
+} from "./glue/settlement_wasm.js";
+import { run } from "./call.js";
+import type { BotMethod, MerchantMethod } from "./operations.js";
+import { fromGlue, notLive } from "./errors.js";
+import { first, iterate, type OrderIterator } from "./orders.js";
+import { release, wasm } from "./wasm.js";
+
+/** What a client instance holds: its Core while it is live, and what its calls need. */
+class Client {
+  /** The Core; null once free() was called. Calls in flight do not need it. */
+  core: Core | null;
+  /** The validated `fetch` option, read once. */
+  readonly fetch: Function | undefined;
+  /** How many of this client's Core calls are running: they may read the caller's values. */
+  busy = 0;
+
+  constructor(readonly what: string, endpoint: "bot" | "merchant", options: unknown) {
+    let core: Core;
+    try {
+      core = new (wasm().Core)(endpoint, options);
+    } catch (e) {
+      throw fromGlue(e, what);
+    }
+    this.core = core;
+    this.fetch = core.fetch;
+  }
+
+  /** `f(core)`, or `invalid_input` (`this`) once freed; free() is refused while it runs. */
+  use<T>(f: (core: Core) => T): T {
+    const core = this.core;
+    if (!core) throw notLive(this.what);
+    this.busy++;
+    try {
+      return f(core);
+    } catch (e) {
+      throw fromGlue(e, this.what);
+    } finally {
+      this.busy--;
+    }
+  }
+
+  /** The call `prepare` makes, run to its end; a refusal rejects. */
+  send<T>(prepare: (core: Core) => PreparedCall): Promise<T> {
+    let call: PreparedCall;
+    try {
+      call = this.use(prepare);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return run(this.fetch, call) as Promise<T>;
+  }
+
+  /** An iterator over the search `open` makes. */
+  search(open: (core: Core) => OrderSearch): OrderIterator {
+    return iterate(this.use(open), this.fetch);
+  }
+
+  /**
+   * Releases the Core at once (calls in flight finish without it). Refused while one of this
+   * client's Core calls is reading the caller's values (a getter that frees its own client):
+   * the Core is in use.
+   */
+  free(): void {
+    const core = this.core;
+    if (!core || this.busy) throw notLive(this.what);
+    this.core = null;
+    release(core);
+  }
+}
+
+/** A call refused before it starts: the promise every method returns, rejected. */
+function refused(what: string): Promise<never> {
+  return Promise.reject(notLive(what));
+}
+
+/** Client of the bot (agent) endpoint; every method rejects with a `SettlementError`. */
+export class BotClient {
+  #client: Client;
+
+  /** Throws `SettlementError` (`invalid_input`) for invalid options; see `BotClientOptions`. */
+  constructor(options: BotClientOptions) {
+    this.#client = new Client("BotClient", "bot", options);
+  }
+
+  /** The client of `self` if it is a BotClient (live or freed). */
+  static #of(self: unknown): Client | undefined {
+    return typeof self === "object" && self !== null && #client in self ? self.#client : undefined;
+  }
+
+  /** The call `prepare` makes on `self`'s Core. */
+  static #send<T>(self: unknown, prepare: (core: Core) => PreparedCall): Promise<T> {
+    return BotClient.#of(self)?.send<T>(prepare) ?? refused("BotClient");
+  }
+
+  /** The call of `method` (its operation's argument, if it takes one, and options) on `self`'s Core. */
+  static #call<T>(self: unknown, method: BotMethod, argument: unknown, options: unknown): Promise<T> {
+    return BotClient.#send<T>(self, (core) => core.prepare(method, argument, options));
+  }
+
+  /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
+  free(): void {
+    const client = BotClient.#of(this);
+    if (!client) throw notLive("BotClient");
+    client.free();
+  }
+
+  /** Every matching order, page by page, for `for await`; throws on invalid options. */
+  orders(options?: OrdersOptions): OrderIterator {
+    const client = BotClient.#of(this);
+    if (!client) throw notLive("BotClient");
+    return client.search((core) => core.orders(options));
+  }
+
+  /**
+   * The order's current record, or `null`: reads `order.orderId` back with `orders()` and
+   * returns the row whose `id` is `order.id` (`fields` always gets `id`). The pattern after
+   * `outcome_unknown`: reconcile, never resend blindly. Rejects with `invalid_input`
+   * (`order.id`, `order.orderId`) before any request.
+   */
+  reconcile(order: Pick<P2PPayment, "id" | "orderId">, options?: ReconcileOptions): Promise<P2PPayment | null> {
+    const client = BotClient.#of(this);
+    if (!client) return refused("BotClient");
+    try {
+      return first(client.search((core) => core.reconcile(order, options)));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** The agent's profile (default: every field but `apiKey`); see `ProfileOptions`. */
+  profile(options?: ProfileOptions): Promise<AgentProfile> {
+    return BotClient.#call(this, "profile", undefined, options);
+  }
+
+  /** One page of the order history; see `OrderHistoryOptions`. */
+  orderHistory(options: OrderHistoryOptions): Promise<OrderHistoryPage> {
+    return BotClient.#call(this, "orderHistory", undefined, options);
+  }
+
+  /** Withdrawal information for a coin such as `"USDC"`, or `null` when unknown. */
+  withdrawalInfo(symbol: string, options?: WithdrawalInfoOptions): Promise<WithdrawalInfo | null> {
+    return BotClient.#call(this, "withdrawalInfo", symbol, options);
+  }
+
+  /** Accepts a pending withdrawal (by the order's `id`); sent once, never retried. */
+  acceptWithdrawal(p2pPayment: string, options?: RequestOptions): Promise<boolean> {
+    return BotClient.#call(this, "acceptWithdrawal", p2pPayment, options);
+  }
+
+  /** Cancels a withdrawal (by the order's `id`); sent once, never retried. */
+  cancelWithdrawal(p2pPayment: string, options?: RequestOptions): Promise<boolean> {
+    return BotClient.#call(this, "cancelWithdrawal", p2pPayment, options);
+  }
+
+  /** Confirms a deposit's fiat arrived (by the order's `id`); sent once, never retried. */
+  markDepositAsReceived(p2pPayment: string, options?: RequestOptions): Promise<boolean> {
+    return BotClient.#call(this, "markDepositAsReceived", p2pPayment, options);
+  }
+
+  /** Records that an accepted withdrawal was paid; see `MarkWithdrawalAsPaidOptions`. */
+  markWithdrawalAsPaid(options: MarkWithdrawalAsPaidOptions): Promise<boolean> {
+    return BotClient.#call(this, "markWithdrawalAsPaid", undefined, options);
+  }
+
+  /** Sets rates and margins (at least one); see `UpdateRatesOptions`. */
+  updateRates(options: UpdateRatesOptions): Promise<boolean> {
+    return BotClient.#call(this, "updateRates", undefined, options);
+  }
+
+  /** Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`. */
+  updatePaymentMethodLiquidity(options: UpdatePaymentMethodLiquidityOptions): Promise<P2PPaymentMethod> {
+    return BotClient.#call(this, "updatePaymentMethodLiquidity", undefined, options);
+  }
+
+  /** Any other operation's `data`; retried only if every operation in it is a query. */
+  request(document: string, variables?: GraphQLVariables | null, options?: RequestOptions): Promise<{ [field: string]: unknown }> {
+    return BotClient.#send(this, (core) => core.request(document, variables, options));
+  }
+}
+
+/** Client of the merchant endpoint (public-key-safe reads, and `account` with the secret key). */
+export class MerchantClient {
+  #client: Client;
+
+  /** Throws `SettlementError` (`secret_key_in_browser`, `invalid_input`); see `MerchantClientOptions`. */
+  constructor(options: MerchantClientOptions) {
+    this.#client = new Client("MerchantClient", "merchant", options);
+  }
+
+  /** The client of `self` if it is a MerchantClient (live or freed). */
+  static #of(self: unknown): Client | undefined {
+    return typeof self === "object" && self !== null && #client in self ? self.#client : undefined;
+  }
+
+  /** The call `prepare` makes on `self`'s Core. */
+  static #send<T>(self: unknown, prepare: (core: Core) => PreparedCall): Promise<T> {
+    return MerchantClient.#of(self)?.send<T>(prepare) ?? refused("MerchantClient");
+  }
+
+  /** The call of `method` (its operation's argument, if it takes one, and options) on `self`'s Core. */
+  static #call<T>(self: unknown, method: MerchantMethod, argument: unknown, options: unknown): Promise<T> {
+    return MerchantClient.#send<T>(self, (core) => core.prepare(method, argument, options));
+  }
+
+  /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
+  free(): void {
+    const client = MerchantClient.#of(this);
+    if (!client) throw notLive("MerchantClient");
+    client.free();
+  }
+
+  /** The merchant account; needs the secret key (a public key gets `forbidden`). */
+  account(options?: MerchantCallOptions): Promise<Account> {
+    return MerchantClient.#call(this, "account", undefined, options);
+  }
+
+  /** The countries the service operates in. */
+  availableCountries(options?: MerchantCallOptions): Promise<Country[]> {
+    return MerchantClient.#call(this, "availableCountries", undefined, options);
+  }
+
+  /** The P2P payment methods of a country (`countryId`: a `Country.id`). */
+  paymentMethodTypes(countryId: string, options?: MerchantCallOptions): Promise<PaymentMethodType[]> {
+    return MerchantClient.#call(this, "paymentMethodTypes", countryId, options);
+  }
+
+  /** Indicative rates of a country (ISO 3166-1 alpha-2 code), or `null` when unknown. */
+  marketRate(countryCode: string, options?: MerchantCallOptions): Promise<MarketRate | null> {
+    return MerchantClient.#call(this, "marketRate", countryCode, options);
+  }
+
+  /** The ramp limits (USD). */
+  rampLimits(options?: MerchantCallOptions): Promise<RampLimits> {
+    return MerchantClient.#call(this, "rampLimits", undefined, options);
+  }
+
+  /** The assets the onchain ramp handles. */
+  rampableAssets(options?: MerchantCallOptions): Promise<RampableAsset[]> {
+    return MerchantClient.#call(this, "rampableAssets", undefined, options);
+  }
+
+  /** A payment request by its exact reference, or `null` when unknown. */
+  paymentRequest(reference: string, options?: MerchantCallOptions): Promise<PaymentRequest | null> {
+    return MerchantClient.#call(this, "paymentRequest", reference, options);
+  }
+}
+
+// `using client = new BotClient(…)` frees it at the end of the scope, where the engine has
+// Symbol.dispose (declared nowhere: the declarations need no `esnext.disposable` lib).
+const dispose = (Symbol as { readonly dispose?: symbol }).dispose;
+if (typeof dispose === "symbol") {
+  for (const C of [BotClient, MerchantClient]) {
+    Object.defineProperty(C.prototype, dispose, { value: C.prototype.free, writable: true, configurable: true });
+  }
+}
