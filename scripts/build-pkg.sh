@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build the npm package into pkg/: wasm32 release build -> wasm-bindgen (web + nodejs)
-# -> wasm-opt -Oz (npm binaryen) -> files from pkg-template/ -> sizes.
-# Usage: scripts/build-pkg.sh [--dev]   (--dev: skip wasm-opt, for quick iterations)
+# -> wasm-opt (npm binaryen) -> the TypeScript shell (pkg-template/src/): type-checked and its
+# declarations emitted by tsc, bundled with the glue by esbuild -> package files -> sizes.
+# Usage: scripts/build-pkg.sh [--dev]   (--dev: no wasm-opt and no minification, for quick
+# iterations; the sizes are printed, the budget is not enforced)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -11,6 +13,15 @@ opt=1
 name=settlement_wasm
 wasm_in="target/wasm32-unknown-unknown/release/$name.wasm"
 wasm_opt="node_modules/.bin/wasm-opt"
+esbuild=node_modules/.bin/esbuild
+# Where the TypeScript shell imports the browser glue from (git-ignored), and where tsc writes
+# the shell's declarations.
+glue=pkg-template/src/glue
+types=target/ts-types
+
+for t in "$esbuild" node_modules/.bin/tsc; do
+  [ -x "$t" ] || { echo "build-pkg: $t missing; run scripts/setup.sh" >&2; exit 1; }
+done
 
 if [ "$opt" = 1 ]; then
   [ -x "$wasm_opt" ] || { echo "build-pkg: $wasm_opt missing; run scripts/setup.sh" >&2; exit 1; }
@@ -27,9 +38,13 @@ for d in "$registry"/*/; do [ -d "$d" ] && remap="$remap --remap-path-prefix=$d=
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
   cargo rustc --quiet --lib --target wasm32-unknown-unknown --release --features npm --crate-type cdylib
 
-rm -rf pkg
-mkdir -p pkg/web pkg/node
-wasm-bindgen --target web --encode-into always --out-dir pkg/web  --out-name "$name" "$wasm_in"
+rm -rf pkg "$glue" "$types"
+mkdir -p pkg/web pkg/node "$glue"
+# The browser glue goes where the shell imports it (esbuild bundles it into index.js); its
+# .wasm into pkg/web/. The Node glue stays beside the Node entry, which requires it.
+wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$wasm_in"
+mv "$glue/${name}_bg.wasm" pkg/web/
+rm -f "$glue/${name}_bg.wasm.d.ts"
 wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_in"
 
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
@@ -43,33 +58,54 @@ if [ "$opt" = 1 ]; then
   done
 fi
 
-# Minify the browser glue (what pages download); keep the Node glue readable. First give the
-# browser module's imports, exports and import module short names (wasm-bindgen's carry
-# incompressible hashes, in both the .wasm and the glue): binaryen renames them in the .wasm
-# and prints the mapping, which scripts/minify-imports.mjs applies to the glue. A separate
-# wasm-opt run: under --converge the pass would run (and print a mapping) more than once.
+# Give the browser module's imports, exports and import module short names (wasm-bindgen's
+# carry incompressible hashes, in both the .wasm and the glue): binaryen renames them in the
+# .wasm and prints the mapping, which scripts/minify-imports.mjs applies to the glue (neither
+# wasm-bindgen nor esbuild has an option that renames them in both). A separate wasm-opt run:
+# under --converge the pass would run (and print a mapping) more than once.
 if [ "$opt" = 1 ]; then
   w=pkg/web/${name}_bg.wasm
   mkdir -p target
   "$wasm_opt" "${features[@]}" --minify-imports-and-exports-and-modules "$w" -o "$w.min" \
     >target/minify-imports-map.json
   mv "$w.min" "$w"
-  node scripts/minify-imports.mjs target/minify-imports-map.json "$w" pkg/web/$name.js
+  node scripts/minify-imports.mjs target/minify-imports-map.json "$w" "$glue/$name.js"
 fi
+
+# JavaScript snippets (`#[wasm_bindgen(module = ...)]`, e.g. src/transport/send.js, the Rust
+# API's transport): the npm build's glue must not need one (the shell does the I/O), and one
+# nothing requires is not shipped.
+if grep -q 'require("./snippets/' pkg/node/$name.js || grep -q "from './snippets/\|from \"./snippets/" "$glue/$name.js"; then
+  echo "build-pkg: the npm build's glue imports a JavaScript snippet (the TypeScript shell does the I/O)" >&2
+  exit 1
+fi
+rm -rf pkg/node/snippets "$glue/snippets"
+
+# The glue's `new URL("settlement_wasm_bg.wasm", import.meta.url)`, relative to index.js once
+# bundled: the .wasm's place in the package, a form bundlers (Vite, webpack, esbuild)
+# recognise. (esbuild leaves the URL as written; wasm-bindgen can only omit it.)
+grep -q "new URL('${name}_bg.wasm', import.meta.url)" "$glue/$name.js" \
+  || { echo "build-pkg: the glue's .wasm URL is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
+sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.wasm', import.meta.url)|" "$glue/$name.js"
 
 # The package's own files. The version comes from Cargo.toml so the two never disagree.
 # wasm-bindgen writes a .gitignore and package.json into each out-dir that npm would honour.
-rm -f pkg/web/.gitignore pkg/node/.gitignore pkg/web/package.json pkg/node/package.json
-
+rm -f pkg/node/.gitignore pkg/node/package.json
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
-cp -R pkg-template/. pkg/
+cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg/
+cp pkg-template/node/package.json pkg/node/
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" pkg/package.json
 cp LICENSE* pkg/ 2>/dev/null || true
 
-# ---- step: types and metadata (issue 10: every consumer works out of the box) ---------------
-# Declarations that pass `tsc --strict` without skipLibCheck or extra libs, ESM and CJS (one
-# shared file, index.d.cts for `require`), no unreferenced .d.ts: see scripts/pkg-types.mjs.
-node scripts/pkg-types.mjs pkg
+# ---- step: the TypeScript shell ---------------------------------------------------------------
+# tsc --strict type-checks pkg-template/src/ against the staged glue and emits its declarations
+# (no JavaScript: esbuild bundles below).
+node_modules/.bin/tsc -p pkg-template/tsconfig.json
+
+# ---- step: types and metadata (every consumer works out of the box) --------------------------
+# Declarations that pass `tsc --strict` without skipLibCheck or extra libs, ESM and CJS
+# (index.d.cts for `require`), the public API only: see scripts/pkg-types.mjs.
+node scripts/pkg-types.mjs pkg "$glue" "$types"
 # `repository` and `homepage` come from Cargo.toml's `repository` (the one place to set it).
 repository="$(sed -n 's/^repository = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 [ -n "$repository" ] || { echo "build-pkg: Cargo.toml has no repository" >&2; exit 1; }
@@ -88,39 +124,20 @@ REPOSITORY="$repository" node -e '
 '
 # ---- end of step: types and metadata ---------------------------------------------------------
 
-# One browser JS file: the entry and the wasm-bindgen glue bundled into pkg/index.js, so a page
-# loads index.js and then the .wasm (one request and one round trip fewer than entry -> glue,
-# and one gzip stream: about 0.5 KB less). The glue's `new URL("settlement_wasm_bg.wasm",
-# import.meta.url)` is rewritten first to the .wasm's place relative to index.js, a form
-# bundlers (Vite, webpack, esbuild) recognise. wasm-load-error.js, the diagnosis of a failed
-# load, stays a separate file that index.js imports only after a failure.
-glue=pkg/web/$name.js
-grep -q "new URL('${name}_bg.wasm', import.meta.url)" "$glue" \
-  || { echo "build-pkg: the glue's .wasm URL is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
-sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.wasm', import.meta.url)|" "$glue"
+# ---- step: bundles ---------------------------------------------------------------------------
+# Browser: one JS file, the entry and the glue bundled into pkg/index.js, so a page loads
+# index.js and then the .wasm (one request and one round trip fewer than entry -> glue, and one
+# gzip stream). wasm-load-error.js, the diagnosis of a failed load, stays a separate file that
+# index.js imports only after a failure.
 minify=(); [ "$opt" = 1 ] && minify=(--minify)
-node_modules/.bin/esbuild --bundle --format=esm "${minify[@]}" --log-level=warning \
-  --external:./wasm-load-error.js pkg/index.js --outfile=pkg/index.bundle.js
-mv pkg/index.bundle.js pkg/index.js
-rm "$glue"
-# The transport's JavaScript half (src/transport/send.js, a wasm-bindgen snippet, written under
-# snippets/<crate-hash>/): bundled into index.js above for the browser; for Node, CommonJS at
-# node/send.cjs, a fixed name the glue's `require` is pointed to.
-rm -rf pkg/web/snippets
-snippets="$(find pkg/node/snippets -name '*.js')"
-[ "$snippets" = "$(find pkg/node/snippets -path '*/src/transport/send.js')" ] \
-  || { echo "build-pkg: unexpected wasm-bindgen snippets: $snippets" >&2; exit 1; }
-node_modules/.bin/esbuild --format=cjs --platform=node --log-level=warning "$snippets" --outfile=pkg/node/send.cjs
-sed -i 's|require("./snippets/[^"]*/src/transport/send.js")|require("./send.cjs")|' pkg/node/$name.js
-! grep -q 'require("./snippets/' pkg/node/$name.js || { echo "build-pkg: the Node glue still requires snippets/" >&2; exit 1; }
-rm -rf pkg/node/snippets
-# compose.js (bundled into index.js above) as CommonJS for the Node entry.
-node_modules/.bin/esbuild --format=cjs --platform=node --log-level=warning pkg/compose.js --outfile=pkg/node/compose.cjs
-rm pkg/compose.js
-if [ "$opt" = 1 ]; then
-  node_modules/.bin/esbuild --minify --format=esm --log-level=warning pkg/wasm-load-error.js --outfile=pkg/wasm-load-error.min.js
-  mv pkg/wasm-load-error.min.js pkg/wasm-load-error.js
-fi
+"$esbuild" pkg-template/src/index.ts --bundle --format=esm "${minify[@]}" --log-level=warning \
+  --external:./wasm-load-error.js --outfile=pkg/index.js
+"$esbuild" pkg-template/src/wasm-load-error.ts --format=esm "${minify[@]}" --log-level=warning \
+  --outfile=pkg/wasm-load-error.js
+# Node: CommonJS, requiring the Node glue beside it (node/settlement_wasm.js, instantiated on
+# require); readable.
+"$esbuild" pkg-template/src/node.ts --bundle --format=cjs --platform=node --log-level=warning \
+  --external:./settlement_wasm.js --outfile=pkg/node/index.cjs
 
 # Node ESM entry: re-export the CommonJS entry's names (one instance for import and require).
 node -e '
@@ -133,4 +150,4 @@ node -e '
   require("fs").writeFileSync("pkg/node/index.mjs", src);
 '
 
-scripts/size.sh
+if [ "$opt" = 1 ]; then scripts/size.sh; else scripts/size.sh --no-budget; fi

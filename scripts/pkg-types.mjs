@@ -1,54 +1,157 @@
-// Called by scripts/build-pkg.sh (step "types"): makes the package's declarations type-check in
-// every consumer setup (`tsc --strict`, no skipLibCheck, no extra `lib`; ESM and CJS; DOM or
-// @types/node) and drops the declaration files nothing references. Usage: node scripts/pkg-types.mjs pkg
+// Called by scripts/build-pkg.sh (step "types"): arranges the package's declarations so they
+// type-check in every consumer setup (`tsc --strict`, no skipLibCheck, no extra `lib`; ESM and
+// CJS; DOM or @types/node) and hold only the public API.
+//   node scripts/pkg-types.mjs <pkg> <staged glue dir> <tsc's declarations dir>
 //
-// - One declaration file for both entries: node/settlement_wasm.d.ts. It is CommonJS (node/ has
-//   {"type":"commonjs"}), so index.d.ts (ESM) and index.d.cts (CJS, the `require` types
-//   condition) can both re-export it. The web glue's .d.ts is the same file plus wasm-bindgen's
-//   own init section (index.d.ts declares init itself): checked equal here, then deleted.
+// - node/settlement_wasm.d.ts: the option and result types derived from the Rust sources
+//   (tsify), from wasm-bindgen's output. The wasm exports there (classes, functions, the shapes
+//   they exchange) are the TypeScript shell's internals and are removed; the shell's own
+//   classes and functions are declared in types/. The browser glue's .d.ts (staged for the
+//   shell, which compiles against it) must be the same file plus wasm-bindgen's init section:
+//   checked here.
+// - types/*.d.ts: the declarations tsc emitted for the shell (src/), those index.d.ts reaches,
+//   their import of the staged glue pointed at node/settlement_wasm.js. Every name they import
+//   from it must be one of its public types.
+// - Both directories are CommonJS (node/package.json, types/package.json), so index.d.ts (ESM)
+//   and index.d.cts (its copy, the `require` types condition) can both re-export them.
 // - `[Symbol.dispose]` members are removed: they need lib `esnext.disposable`, which a default
-//   project lacks. `free()` stays; the runtime method exists where the engine has Symbol.dispose.
+//   project lacks. The runtime method exists where the engine has Symbol.dispose.
 // - `MessageEvent` is shadowed by the platform's own (DOM or @types/node, non-generic in
 //   @types/node 20) with `data` typed, so `MessageEvent<RampEvent>` compiles in both.
 // - The *_bg.wasm.d.ts files describe wasm-bindgen's internal exports; nothing imports them.
-import { readFileSync, writeFileSync, rmSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const pkg = process.argv[2] || "pkg";
+const [pkg = "pkg", glueDir, emitted] = process.argv.slice(2);
+if (!glueDir || !emitted) {
+  console.error("usage: pkg-types.mjs <pkg> <staged glue dir> <tsc declarations dir>");
+  process.exit(2);
+}
 const name = "settlement_wasm";
 const fail = (msg) => { console.error(`pkg-types: ${msg}`); process.exit(1); };
-const read = (p) => readFileSync(path.join(pkg, p), "utf8");
+const read = (p) => readFileSync(p, "utf8");
 
-const web = read(`web/${name}.d.ts`);
-let shared = read(`node/${name}.d.ts`);
+// ---- node/settlement_wasm.d.ts: the derived types only ----------------------------------------
+const web = read(path.join(glueDir, `${name}.d.ts`));
+let shared = read(path.join(pkg, `node/${name}.d.ts`));
 const initAt = web.indexOf("\nexport type InitInput = ");
-if (initAt < 0) fail(`web/${name}.d.ts has no wasm-bindgen init section (did wasm-bindgen change?)`);
+if (initAt < 0) fail(`the staged ${name}.d.ts has no wasm-bindgen init section (did wasm-bindgen change?)`);
 if (web.slice(0, initAt).trimEnd() !== shared.trimEnd()) {
-  fail(`web/${name}.d.ts (without its init section) differs from node/${name}.d.ts; one shared file no longer fits`);
+  fail(`the browser glue's ${name}.d.ts (without its init section) differs from node/${name}.d.ts; one shared file no longer fits`);
+}
+
+// The glue's internal declarations: every class and function (the wasm exports), the shapes
+// they exchange, and the error interface the shell's SettlementError class replaces.
+const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "SettlementError", "SettlementErrorConstructor"]);
+const removed = new Set();
+
+/** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */
+function declarationEnd(text, from, kind) {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      i = text.indexOf("*/", i + 2) + 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      i = text.indexOf("\n", i);
+    } else if ("({[".includes(c)) {
+      depth++;
+    } else if (")}]".includes(c)) {
+      depth--;
+      if (depth === 0 && c === "}" && (kind === "class" || kind === "interface")) return i + 1;
+    } else if (c === ";" && depth === 0) {
+      return i + 1;
+    }
+    if (i < 0) break;
+  }
+  fail(`unterminated declaration at ${text.slice(from, from + 60)}`);
+}
+
+const declaration = /^export (?:declare )?(class|function|interface|type) (\w+)/gm;
+let out = "";
+let at = 0;
+for (let m; (m = declaration.exec(shared));) {
+  const [, kind, id] = m;
+  if (!(kind === "class" || kind === "function" || INTERNAL_TYPES.has(id))) continue;
+  // With the doc comment right above it, if any.
+  let start = m.index;
+  const before = shared.slice(at, start);
+  const doc = /\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*$/.exec(before);
+  if (doc) start = at + doc.index;
+  const end = declarationEnd(shared, m.index, kind);
+  out += shared.slice(at, start);
+  at = end;
+  declaration.lastIndex = end;
+  removed.add(id);
+}
+shared = out + shared.slice(at);
+const code = (text) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+for (const id of removed) {
+  if (new RegExp(`\\b${id}\\b`).test(code(shared))) fail(`node/${name}.d.ts still refers to the internal ${id}`);
 }
 
 const disposeLine = /^[ \t]*\[Symbol\.dispose\]\(\): void;\r?\n/gm;
 shared = shared.replace(disposeLine, "");
 if (/Symbol\.dispose/.test(shared)) fail("a Symbol.dispose member is left in the declarations");
 
-const header = `// Declarations shared by index.d.ts (import) and index.d.cts (require); see scripts/pkg-types.mjs.
+const header = `// The option and result types derived from the Rust sources, shared by index.d.ts (import) and
+// index.d.cts (require); see scripts/pkg-types.mjs.
 // The platform's MessageEvent (DOM lib or @types/node) with \`data\` typed.
 type MessageEvent<T = unknown> =
   (typeof globalThis extends { readonly MessageEvent: abstract new (...args: any) => infer E } ? E : { readonly origin: string })
   & { readonly data: T };
 `;
-shared = header + shared.trimEnd() + "\n\n// Only the declarations marked `export` are the package's.\nexport {};\n";
+shared = header + shared.replace(/^\/\* (tslint|eslint):disable \*\/\n/gm, "").trimEnd() +
+  "\n\n// Only the declarations marked `export` are the package's.\nexport {};\n";
 writeFileSync(path.join(pkg, `node/${name}.d.ts`), shared);
+rmSync(path.join(pkg, `node/${name}_bg.wasm.d.ts`), { force: true });
+const publicTypes = new Set([...shared.matchAll(/^export (?:declare )?(?:interface|type|class|const|function) (\w+)/gm)].map((m) => m[1]));
 
-for (const f of [`web/${name}.d.ts`, `web/${name}_bg.wasm.d.ts`, `node/${name}_bg.wasm.d.ts`]) {
-  rmSync(path.join(pkg, f), { force: true });
+// ---- types/: the shell's declarations that index.d.ts reaches --------------------------------
+const GLUE = `./glue/${name}.js`;
+const typesDir = path.join(pkg, "types");
+rmSync(typesDir, { recursive: true, force: true });
+mkdirSync(typesDir, { recursive: true });
+const queue = ["index.d.ts"];
+const copied = new Set();
+while (queue.length) {
+  const file = queue.shift();
+  if (copied.has(file)) continue;
+  copied.add(file);
+  const p = path.join(emitted, file);
+  if (!existsSync(p)) fail(`${p} is missing (did tsc emit the declarations?)`);
+  let text = read(p);
+  for (const m of text.matchAll(/^(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)";/gm)) {
+    const [, names, from] = m;
+    if (from === GLUE) {
+      for (const n of names.split(",").map((s) => s.trim().replace(/^type\s+/, "")).filter(Boolean)) {
+        if (!publicTypes.has(n)) fail(`types/${file} uses ${n} from the glue, which is not one of its public types`);
+      }
+    } else if (from.startsWith("./") && from.endsWith(".js") && !from.slice(2).includes("/")) {
+      queue.push(from.slice(2).replace(/\.js$/, ".d.ts"));
+    } else {
+      fail(`types/${file} imports ${from}: only the shell's own modules and the glue's types can be referenced`);
+    }
+  }
+  if (/\bimport\(/.test(text)) fail(`types/${file} has an import() type`);
+  text = text.split(`"${GLUE}"`).join(`"../node/${name}.js"`);
+  writeFileSync(path.join(typesDir, file), text);
+}
+writeFileSync(path.join(typesDir, "package.json"), `{\n  "type": "commonjs"\n}\n`);
+const files = new Set(JSON.parse(read(path.join(pkg, "package.json"))).files);
+for (const f of [...copied, "package.json"].map((f) => `types/${f}`)) {
+  if (!files.has(f)) fail(`${f} is not in package.json's "files" (pkg-template/package.json)`);
 }
 
-// index.d.cts: the same declarations as index.d.ts, read as CommonJS.
-const esm = read("index.d.ts");
-if (!esm.includes(`from "./node/${name}.js"`)) fail(`index.d.ts must re-export ./node/${name}.js`);
+// ---- index.d.cts: the same declarations as index.d.ts, read as CommonJS ----------------------
+const esm = read(path.join(pkg, "index.d.ts"));
+for (const from of [`./node/${name}.js`, "./types/index.js"]) {
+  if (!esm.includes(`from "${from}"`)) fail(`index.d.ts must re-export ${from}`);
+}
 writeFileSync(path.join(pkg, "index.d.cts"),
   esm.replace(/^\/\/ Types of settlement-wasm:.*$/m,
     "// Types of settlement-wasm for `require` (CommonJS) consumers: a copy of index.d.ts."));
-if (!existsSync(path.join(pkg, "index.d.cts"))) fail("index.d.cts not written");
-console.log(`pkg-types: ${path.join(pkg, `node/${name}.d.ts`)} shared; index.d.cts written; unreferenced .d.ts removed`);
+console.log(`pkg-types: node/${name}.d.ts without the wasm exports (${[...removed].sort().join(", ")}); ` +
+  `types/ ${[...copied].sort().join(", ")}; index.d.cts written`);
