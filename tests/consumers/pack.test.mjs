@@ -12,12 +12,14 @@ const PKG = path.join(ROOT, "pkg");
 
 const EXPECTED = [
   "LICENSE-APACHE", "LICENSE-MIT", "README.md", "index.d.cts", "index.d.ts", "index.js",
-  "node/compose.cjs", "node/index.cjs", "node/index.mjs", "node/package.json", "node/send.cjs", "node/settlement_wasm.d.ts",
+  "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts",
   "node/settlement_wasm.js", "node/settlement_wasm_bg.wasm", "package.json",
-  "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
+  "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts",
+  "types/package.json", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
 ];
-// npm ships these whatever `files` says; node/package.json gives node/ its module type.
-const ALWAYS = new Set(["package.json", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "node/package.json"]);
+// npm ships the first four whatever `files` says; node/package.json and types/package.json give
+// their directories their module type (CommonJS): read by Node and TypeScript, referenced by no file.
+const ALWAYS = new Set(["package.json", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "node/package.json", "types/package.json"]);
 
 async function packed() {
   const { code, out } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PKG });

@@ -1,6 +1,7 @@
-// Timeouts and backoff sleeps share one timer (src/transport/send.js: the deadlines of every
-// attempt and sleep in flight, the timer armed for the earliest): each attempt still ends at
-// its own deadline, and a Node process is held open only while one is pending.
+// Timeouts and backoff sleeps (pkg-template/src/transport.ts: one timer per attempt and per
+// sleep, cleared however it ends): each attempt ends at its own deadline, whatever the others'
+// and in whatever order they started, none fires after its call is done, and a Node process is
+// held open only while a call is pending.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -18,7 +19,7 @@ const outcome = (t0, p) => p.then(() => "ok", (e) => e.code).then((code) => [cod
 describe("deadlines", () => {
   test("concurrent attempts each end at their own timeout, in any order of arrival", async () => {
     const t0 = performance.now();
-    // The first arms the timer for 1,500 ms; the later, earlier deadlines must re-arm it.
+    // The longest starts first: each must still end at its own deadline.
     const long = outcome(t0, client(1500, never).profile());
     const short = outcome(t0, client(100, never).profile());
     const mid = outcome(t0, client(500, never).profile());

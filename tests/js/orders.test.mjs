@@ -1,6 +1,6 @@
-// orders() and OrderIterator (pkg-template/compose.js: orderHistory's pages, row by row, by the
-// Rust pager's rules) against scripted pages from a caller's `fetch`: no sandbox needed, and
-// every page request is seen.
+// orders() and OrderIterator (pkg-template/src/orders.ts driving the Rust core's order search:
+// orderHistory's pages, row by row, by the core's pager rules) against scripted pages from a
+// caller's `fetch`: no sandbox needed, and every page request is seen.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BotClient, OrderIterator, SettlementError } from "settlement-wasm";
