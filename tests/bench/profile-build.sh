@@ -17,13 +17,17 @@ features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-e
 w="$out/pkg/web/${name}_bg.wasm"
 node_modules/.bin/wasm-opt -g -Os --flatten --rereloop -Os --converge "${features[@]}" "$w" -o "$w.opt"
 mv "$w.opt" "$w"
-glue="$out/pkg/web/$name.js"
+# The TypeScript shell bundled with this glue: the sources copied beside it (the package
+# build's staged glue in pkg-template/src/glue/ is left alone).
+cp -R pkg-template/src "$out/src"
+rm -rf "$out/src/glue" && mkdir -p "$out/src/glue"
+mv "$out/pkg/web/$name.js" "$out/pkg/web/$name.d.ts" "$out/src/glue/"
+rm -f "$out/pkg/web/${name}_bg.wasm.d.ts"
+glue="$out/src/glue/$name.js"
 sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.wasm', import.meta.url)|" "$glue"
-cp pkg-template/index.js pkg-template/compose.js "$out/pkg/"
-node_modules/.bin/esbuild --bundle --format=esm --log-level=warning \
-  --external:./wasm-load-error.js "$out/pkg/index.js" --outfile="$out/pkg/index.bundle.js"
-mv "$out/pkg/index.bundle.js" "$out/pkg/index.js"
-rm -f "$glue" "$out/pkg/compose.js"
+node_modules/.bin/esbuild --bundle --format=esm --log-level=warning --tsconfig=pkg-template/tsconfig.json \
+  --external:./wasm-load-error.js "$out/src/index.ts" --outfile="$out/pkg/index.js"
+rm -rf "$out/src"
 cp tests/bench/page/* "$out/www/"
 mkdir -p "$out/www/vendor"
 node_modules/.bin/esbuild --bundle --format=esm --minify --log-level=warning \
