@@ -92,12 +92,6 @@ impl BotClient<crate::transport::FetchTransport> {
 }
 
 impl<T: Transport> BotClient<T> {
-    /// Wraps a validated core (the JS binding builds it with the other client).
-    #[cfg(target_arch = "wasm32")]
-    pub(crate) fn from_client(client: Client<T>) -> Self {
-        BotClient { client }
-    }
-
     /// A client over any [`Transport`].
     pub fn with_transport(options: BotOptions, transport: T) -> Result<Self, Error> {
         Ok(BotClient {
@@ -315,7 +309,7 @@ async fn drive<T: Transport>(
     search: &mut Search,
 ) -> Result<Option<Json>, Error> {
     loop {
-        match client.redact(search.next())? {
+        match client.redact(search.step())? {
             SearchStep::Row(row) => return Ok(Some(row)),
             SearchStep::Done => return Ok(None),
             SearchStep::Fetch(call) => match client.execute(&call).await {

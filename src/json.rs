@@ -4,8 +4,7 @@
 //!   and the shape checks need. [`Json`] is `JsValue` on wasm32 (JavaScript's own
 //!   `JSON.parse` does the parsing and rows are handed back to JavaScript untouched) and
 //!   `serde_json::Value` everywhere else (native tests, Rust users off the web).
-//! * Writing: request bodies are serde structs ([`crate::graphql::body`]); only
-//!   [`push_int`] remains here, for the few messages that carry a number without `core::fmt`.
+//! * Writing: request bodies are serde structs ([`crate::graphql::body`]).
 
 /// A parsed JSON value: `JsValue` on wasm32, `serde_json::Value` elsewhere.
 #[cfg(target_arch = "wasm32")]
@@ -49,7 +48,7 @@ pub trait JsonValue: Sized + Clone + PartialEq {
     fn from_text(text: &str) -> Self;
 
     /// The member `key` of an object; `None` when absent (or `undefined`) or not an object.
-    fn member(&self, key: &'static str) -> Option<Self>;
+    fn member(&self, key: &str) -> Option<Self>;
     /// The length of an array; `None` when not an array.
     fn array_len(&self) -> Option<usize>;
     /// Element `index` of an array; `None` when out of range or not an array.
@@ -84,7 +83,7 @@ impl JsonValue for serde_json::Value {
         serde_json::Value::String(text.to_owned())
     }
 
-    fn member(&self, key: &'static str) -> Option<Self> {
+    fn member(&self, key: &str) -> Option<Self> {
         self.as_object().and_then(|o| o.get(key)).cloned()
     }
     fn array_len(&self) -> Option<usize> {
@@ -113,7 +112,7 @@ impl JsonValue for serde_json::Value {
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod js_impl {
     use super::{Body, JsonValue};
-    use js_sys::{Array, Reflect};
+    use js_sys::Reflect;
     use wasm_bindgen::prelude::*;
 
     // js-sys's `JSON::parse` takes a `&str` (the body would be copied into wasm memory and
@@ -123,30 +122,15 @@ pub(crate) mod js_impl {
         /// `JSON.parse` on a JavaScript string, so a body never crosses into wasm memory.
         #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
         fn json_parse(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
-        // js-sys's `Array.isArray` and `Object.keys` do not catch, and both throw on a revoked
-        // Proxy (`keys` also on a throwing trap): no exception may unwind through wasm frames.
+        // js-sys's `Array.isArray` does not catch, and it throws on a revoked Proxy: no
+        // exception may unwind through wasm frames.
         #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
         fn is_array_js(value: &JsValue) -> Result<bool, JsValue>;
-        #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-        fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
-        // wasm-bindgen 0.2.130 leaks one externref slot each time a `catch` import that returns
-        // a value throws (the slot of the discarded return value). These twins return nothing:
-        // they run first, so a throwing getter or trap costs no slot.
+        // wasm-bindgen leaks one externref slot each time a `catch` import that returns a
+        // value throws (the slot of the discarded return value). This twin returns nothing:
+        // it runs first, so a throwing getter or trap costs no slot.
         #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
         fn get_probe(target: &JsValue, key: &JsValue) -> Result<(), JsValue>;
-        #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-        fn keys_probe(value: &JsValue) -> Result<(), JsValue>;
-        #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
-        fn prototype_probe(value: &JsValue) -> Result<(), JsValue>;
-        #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
-        fn stringify_probe(value: &JsValue) -> Result<(), JsValue>;
-        /// `Reflect.apply(f, this, args)`, catching, its result dropped.
-        #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
-        pub fn apply_unit(
-            f: &js_sys::Function,
-            this: &JsValue,
-            args: &Array,
-        ) -> Result<(), JsValue>;
     }
 
     /// `Array.isArray`; `Err` when it throws (a revoked Proxy).
@@ -158,25 +142,6 @@ pub(crate) mod js_impl {
     pub fn read(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
         get_probe(target, key)?;
         Reflect::get(target, key)
-    }
-
-    /// `Object.keys(value)`; `Err` when a trap throws.
-    pub fn keys(value: &JsValue) -> Result<Array, JsValue> {
-        keys_probe(value)?;
-        object_keys(value)
-    }
-
-    /// `Reflect.getPrototypeOf(value)`; `Err` when it throws.
-    pub fn prototype(value: &JsValue) -> Result<js_sys::Object, JsValue> {
-        prototype_probe(value)?;
-        Reflect::get_prototype_of(value)
-    }
-
-    /// `JSON.stringify(value)` (a string, or `undefined`); `Err` when it throws (a cycle, a
-    /// BigInt, a throwing `toJSON` or getter).
-    pub fn stringify(value: &JsValue) -> Result<JsValue, JsValue> {
-        stringify_probe(value)?;
-        js_sys::JSON::stringify(value).map(Into::into)
     }
 
     /// `value.length` as a number.
@@ -203,7 +168,7 @@ pub(crate) mod js_impl {
             JsValue::from_str(text)
         }
 
-        fn member(&self, key: &'static str) -> Option<Self> {
+        fn member(&self, key: &str) -> Option<Self> {
             // Any object, arrays included (one crossing less than `is_object`, which also
             // asks `Array.isArray`): an array has none of the named members read here unless
             // a caller set one, and JSON text cannot make one.
@@ -244,51 +209,6 @@ pub(crate) mod js_impl {
         }
         fn is_object(&self) -> bool {
             JsValue::is_object(self) && is_array(self) == Ok(false)
-        }
-    }
-}
-
-/// Appends `n` in decimal.
-pub fn push_int(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    let mut v = n.unsigned_abs();
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for &b in buf.get(i..).unwrap_or(&[]) {
-        out.push(b as char);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    #[test]
-    fn integers() {
-        for n in [0i64, 1, 9, 10, 2147483647, -1, i64::MAX, i64::MIN] {
-            let mut s = String::new();
-            push_int(&mut s, n);
-            assert_eq!(s, n.to_string());
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn any_int_matches_std(n in any::<i64>()) {
-            let mut s = String::new();
-            push_int(&mut s, n);
-            prop_assert_eq!(s, n.to_string());
         }
     }
 }

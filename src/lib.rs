@@ -60,7 +60,11 @@ mod js;
 
 /// The wasm32 global allocator: talc (smaller than std's dlmalloc on wasm32; measured in
 /// scripts/build-pkg.sh's sizes).
-#[cfg(all(target_arch = "wasm32", feature = "npm", not(target_feature = "atomics")))]
+#[cfg(all(
+    target_arch = "wasm32",
+    feature = "npm",
+    not(target_feature = "atomics")
+))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 

@@ -48,13 +48,6 @@ impl MerchantClient<crate::transport::FetchTransport> {
 }
 
 impl<T: Transport> MerchantClient<T> {
-    /// Wraps a validated core whose options passed the browser guard (the JS binding builds
-    /// it with the other client).
-    #[cfg(target_arch = "wasm32")]
-    pub(crate) fn from_client(client: Client<T>) -> Self {
-        MerchantClient { client }
-    }
-
     /// A client over any [`Transport`]. The browser guard runs first: a secret key where
     /// [`Transport::browser_like`] is true is refused unless
     /// `options.dangerously_allow_browser`.

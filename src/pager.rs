@@ -7,7 +7,7 @@
 //!   page numbers would leave the GraphQL `Int` range.
 //! * [`PageQuery`]: a validated `orderHistory` query (filter, `perPage`, selection, signal),
 //!   ready to call for any page.
-//! * [`Search`]: the two together, as a driver uses them. Its [`Search::next`] says what to do:
+//! * [`Search`]: the two together, as a driver uses them. Its [`Search::step`] says what to do:
 //!   hand out a row, run a call (the next page), or stop. `orders()` hands out every row;
 //!   `reconcile` ([`Search::reconcile`]) only the row whose `id` is the order's.
 
@@ -132,7 +132,7 @@ impl Search {
     }
 
     /// The next thing to do. An error (a page number the service cannot take) ends the search.
-    pub fn next(&mut self) -> Result<SearchStep, Error> {
+    pub fn step(&mut self) -> Result<SearchStep, Error> {
         loop {
             match self.pager.step() {
                 Step::Done => return Ok(SearchStep::Done),
@@ -291,7 +291,7 @@ mod tests {
     fn search(mut s: Search, pages: &[Json]) -> (Vec<String>, Vec<i64>) {
         let (mut rows, mut fetched) = (vec![], vec![]);
         for _ in 0..100 {
-            match s.next().unwrap() {
+            match s.step().unwrap() {
                 SearchStep::Row(r) => rows.push(r["id"].as_str().unwrap().to_owned()),
                 SearchStep::Fetch(call) => {
                     let body: Json = serde_json::from_str(call.body()).unwrap();
@@ -354,7 +354,7 @@ mod tests {
             signal: None,
         };
         let mut s = Search::reconcile(Some("a".into()), Some("o".into()), options).unwrap();
-        let SearchStep::Fetch(call) = s.next().unwrap() else {
+        let SearchStep::Fetch(call) = s.step().unwrap() else {
             panic!("expected the first page")
         };
         let body: Json = serde_json::from_str(call.body()).unwrap();

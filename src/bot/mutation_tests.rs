@@ -78,7 +78,9 @@ fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&AbortFlag>) -> 
 
 /// Each of the six, in declaration order.
 fn run_each(c: &BotClient<FakeTransport>, flag: Option<&AbortFlag>) -> Vec<Result<(), Error>> {
-    (0..mutations().len()).map(|i| run_one(c, i, flag)).collect()
+    (0..mutations().len())
+        .map(|i| run_one(c, i, flag))
+        .collect()
 }
 
 #[test]

@@ -1,8 +1,8 @@
 use super::*;
 use crate::error::Code;
 use crate::testing::{FakeTransport, Reply};
-use crate::types::OrderHistoryFilter;
 use crate::transport::{AbortFlag, TransportError};
+use crate::types::OrderHistoryFilter;
 use futures::executor::block_on;
 use serde_json::{json, Value};
 

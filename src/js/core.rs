@@ -65,8 +65,9 @@ impl Core {
         argument: JsValue,
         options: JsValue,
     ) -> Result<Call, JsValue> {
-        let op = operations::by_method(self.endpoint, method)
-            .ok_or_else(|| Error::invalid("method", format!("{method} is not a method of this client")));
+        let op = operations::by_method(self.endpoint, method).ok_or_else(|| {
+            Error::invalid("method", format!("{method} is not a method of this client"))
+        });
         let call = op.and_then(|op| {
             let (values, field_options) = options::operation_values(op, &argument, &options)?;
             crate::call::prepare(self.endpoint, op, values, field_options)
@@ -229,7 +230,7 @@ impl Search {
     #[wasm_bindgen(unchecked_return_type = "SearchStep")]
     pub fn next(&mut self) -> Result<JsValue, JsValue> {
         let kind = |k: &str| JsValue::from_str(k);
-        match self.search.next() {
+        match self.search.step() {
             Ok(SearchStep::Row(row)) => Ok(object(&[("kind", &kind("row")), ("row", &row)])),
             Ok(SearchStep::Fetch(call)) => {
                 let call: JsValue = Call {

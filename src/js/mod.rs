@@ -4,13 +4,13 @@
 //!
 //! | export | what it is |
 //! |---|---|
-//! | [`Core`] (`core.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
-//! | [`Call`] (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
-//! | [`Search`] (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
+//! | `Core` (`core.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
+//! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
+//! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
-//! for TypeScript in [`SHAPES`]. `options.rs` is the one reader of the caller's option
+//! for TypeScript in `SHAPES`. `options.rs` is the one reader of the caller's option
 //! objects: it reads each value once, catching, and refuses what it cannot use with
 //! `invalid_input` naming the option.
 
@@ -19,8 +19,6 @@ mod error;
 mod options;
 
 use wasm_bindgen::prelude::*;
-
-pub use self::core::{Call, Core, Search};
 
 /// Builds the JavaScript object `{ member: value, ... }`.
 fn object(members: &[(&str, &JsValue)]) -> JsValue {

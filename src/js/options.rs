@@ -11,7 +11,45 @@ use crate::inputs;
 use crate::json::js_impl as js;
 use crate::operations::{Check, Endpoint, Kind, Operation, Value};
 use crate::transport::Signal;
-use crate::types::{CallOptions, FieldOptions, OrdersArgs, OrderHistoryFilter};
+use crate::types::{CallOptions, FieldOptions, OrderHistoryFilter, OrdersArgs};
+
+// Catching reads of the caller's values that the core's JSON view does not need. js-sys's
+// `Object.keys` does not catch (it throws on a revoked Proxy or a throwing trap), and
+// wasm-bindgen leaks one externref slot each time a `catch` import that returns a value
+// throws: each value-returning read is preceded by a twin that returns nothing.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn keys_probe(value: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
+    fn prototype_probe(value: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    fn stringify_probe(value: &JsValue) -> Result<(), JsValue>;
+    /// `Reflect.apply(f, this, args)`, catching, its result dropped.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
+    fn apply_unit(f: &Function, this: &JsValue, args: &Array) -> Result<(), JsValue>;
+}
+
+/// `Object.keys(value)`; `Err` when a trap throws.
+fn keys_of(value: &JsValue) -> Result<Array, JsValue> {
+    keys_probe(value)?;
+    object_keys(value)
+}
+
+/// `Reflect.getPrototypeOf(value)`; `Err` when it throws.
+fn prototype(value: &JsValue) -> Result<js_sys::Object, JsValue> {
+    prototype_probe(value)?;
+    js_sys::Reflect::get_prototype_of(value)
+}
+
+/// `JSON.stringify(value)` (a string, or `undefined`); `Err` when it throws (a cycle, a
+/// BigInt, a throwing `toJSON` or getter).
+fn stringify(value: &JsValue) -> Result<JsValue, JsValue> {
+    stringify_probe(value)?;
+    js_sys::JSON::stringify(value).map(Into::into)
+}
 
 fn invalid(field: &str, tail: &str) -> Error {
     let mut m = String::from(field);
@@ -47,7 +85,7 @@ fn is_array(value: &JsValue, field: &str) -> Result<bool, Error> {
 
 /// `Object.keys(value)` (catching), refused beyond `max` entries.
 fn keys(value: &JsValue, field: &str, max: u32) -> Result<Array, Error> {
-    let keys = js::keys(value).map_err(|_| unreadable(field))?;
+    let keys = keys_of(value).map_err(|_| unreadable(field))?;
     if keys.length() > max {
         return Err(inputs::too_many(field, max));
     }
@@ -77,12 +115,7 @@ fn options_object(value: &JsValue, field: &str) -> Result<Option<JsValue>, Error
     }
 }
 
-fn string_max(
-    obj: &JsValue,
-    key: &'static str,
-    field: &str,
-    max: u32,
-) -> Result<Option<String>, Error> {
+fn string_max(obj: &JsValue, key: &str, field: &str, max: u32) -> Result<Option<String>, Error> {
     match get(obj, key, field)? {
         None => Ok(None),
         Some(v) => match text(&v, field, max)? {
@@ -143,7 +176,7 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
     let works = read("aborted").as_bool().is_some()
         && ["addEventListener", "removeEventListener"]
             .iter()
-            .all(|m| js::apply_unit(read(m).unchecked_ref(), &v, &args).is_ok());
+            .all(|m| apply_unit(read(m).unchecked_ref(), &v, &args).is_ok());
     if works {
         Ok(Some(v.unchecked_into()))
     } else {
@@ -165,7 +198,7 @@ fn date(filter: &JsValue, key: &str, field: &str) -> Result<Option<String>, Erro
     {
         // Probed first (its result dropped): a throwing `toISOString` costs no externref slot
         // (see `json::js_impl::apply_unit`).
-        let iso = js::apply_unit(&to_iso, &v, &js_sys::Array::new())
+        let iso = apply_unit(&to_iso, &v, &js_sys::Array::new())
             .and_then(|()| to_iso.call0(&v))
             .ok()
             .and_then(|s| text(&s, field, inputs::MAX_FILTER_LEN).ok().flatten())
@@ -254,7 +287,7 @@ pub fn variables(value: &JsValue) -> Result<Option<JsValue>, Error> {
         Ok(None)
     } else if value.is_object() && !is_array(value, "variables")? {
         // Measured as JSON text before the body copies it into wasm memory.
-        let Ok(json) = js::stringify(value) else {
+        let Ok(json) = stringify(value) else {
             return Err(invalid(
                 "variables",
                 " must be a plain object that JSON can represent",
@@ -457,7 +490,7 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
     if let Some(h) = get(&o, "headers", "headers")? {
         // A plain object: its prototype is null or the root prototype. Not an Array, and not a
         // `Headers` or `Map`, whose entries `Object.keys` would silently miss.
-        let proto = |v: &JsValue| js::prototype(v).map_err(|_| unreadable("headers"));
+        let proto = |v: &JsValue| prototype(v).map_err(|_| unreadable("headers"));
         let plain = h.is_object() && {
             let p = proto(&h)?;
             p.is_null() || proto(&p)?.is_null()

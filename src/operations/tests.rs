@@ -855,7 +855,10 @@ export type MerchantMethod ={};\n",
         names(Endpoint::Bot),
         names(Endpoint::Merchant)
     );
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/src/operations.ts");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/pkg-template/src/operations.ts"
+    );
     if std::env::var_os("UPDATE_GENERATED").is_some() {
         std::fs::write(path, &expected).expect("write pkg-template/src/operations.ts");
     }
