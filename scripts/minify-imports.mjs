@@ -81,13 +81,15 @@ js = js.replace(new RegExp(`(^|[\\s,{])(${alt(imports.keys())})(\\s*:)`, "gm"), 
 });
 for (const name of imports.keys()) if (!seen.has(name)) fail(`import ${name}: no key in ${jsPath}`);
 js = js.replace(new RegExp(`\\bwasm\\.(${alt(exports.keys())})\\b`, "g"), (_, name) => `wasm.${exports.get(name)}`);
-// No old name is left: an import name anywhere, an export name as a property (`.x`, `"x"`).
-// (The API's own JavaScript functions may share an export's name: `parseAmount`.)
+// No old name is left in the code (doc comments may name the functions): an import name
+// anywhere, an export name as a property (`.x`, `"x"`). (The glue's own functions share their
+// export's name: `parseAmount`.)
+const code = js.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 for (const name of imports.keys()) {
-  if (new RegExp(`\\b${escape(name)}\\b`).test(js)) fail(`import ${name} is still referenced in ${jsPath}`);
+  if (new RegExp(`\\b${escape(name)}\\b`).test(code)) fail(`import ${name} is still referenced in ${jsPath}`);
 }
 for (const name of exports.keys()) {
-  if (new RegExp(`[.'"\`]${escape(name)}\\b`).test(js)) fail(`export ${name} is still referenced in ${jsPath}`);
+  if (new RegExp(`[.'"\`]${escape(name)}\\b`).test(code)) fail(`export ${name} is still referenced in ${jsPath}`);
 }
 writeFileSync(jsPath, js);
 console.log(`minify-imports: ${imports.size + snippetImports.length} imports, ${exports.size} exports and the module renamed in ${path.basename(jsPath)}`);

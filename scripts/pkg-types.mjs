@@ -103,7 +103,7 @@ type MessageEvent<T = unknown> =
   (typeof globalThis extends { readonly MessageEvent: abstract new (...args: any) => infer E } ? E : { readonly origin: string })
   & { readonly data: T };
 `;
-shared = header + shared.replace(/^\/\* (tslint|eslint):disable \*\/\n/gm, "").trimEnd() +
+shared = header + shared.replace(/^\/\* (tslint|eslint)[:-]disable \*\/\n/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() +
   "\n\n// Only the declarations marked `export` are the package's.\nexport {};\n";
 writeFileSync(path.join(pkg, `node/${name}.d.ts`), shared);
 rmSync(path.join(pkg, `node/${name}_bg.wasm.d.ts`), { force: true });
