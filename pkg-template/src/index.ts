@@ -10,13 +10,19 @@ import wbgInit, {
   initSync as wbgInitSync, Core, useErrorClass, classifyKey as wasmClassifyKey, onchainRampUrl as wasmOnchainRampUrl,
   parseAmount as wasmParseAmount, checkRampListener, isCryptoRequested,
 } from "./glue/settlement_wasm.js";
+import { BotClient, MerchantClient } from "./clients.js";
 import { SettlementError, invalid } from "./errors.js";
+import { OrderIterator } from "./orders.js";
 import { bind } from "./wasm.js";
 
-export { BotClient, MerchantClient } from "./clients.js";
-export { OrderIterator } from "./orders.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
-export { SettlementError };
+export { BotClient, MerchantClient, OrderIterator, SettlementError };
+
+// The classes keep their names in the minified bundle (its minifier renames them).
+for (const [C, name] of [[BotClient, "BotClient"], [MerchantClient, "MerchantClient"], [OrderIterator, "OrderIterator"],
+  [SettlementError, "SettlementError"]] as const) {
+  Object.defineProperty(C, "name", { value: name });
+}
 
 /** The instance type of the platform's global class `K` (DOM lib or @types/node); `never` where it has none. */
 type PlatformInstance<K extends string> =
