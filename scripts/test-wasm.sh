@@ -12,6 +12,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 suites=()
 for f in tests/wasm_*.rs; do [ -e "$f" ] && suites+=(--test "$(basename "$f" .rs)"); done
 [ ${#suites[@]} -gt 0 ] || { echo "test-wasm: no tests/wasm_*.rs suites" >&2; exit 1; }
+# --lib: the npm binding's own tests (src/js/tests.rs: every operation through the exports).
+suites+=(--lib)
 
 echo "== wasm-bindgen-test in Node"
 WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features npm "${suites[@]}"

@@ -63,7 +63,7 @@ pub fn is_positive(text: &str) -> bool {
     parse(text).is_some_and(|a| a.minor_units > 0)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -352,7 +352,7 @@ pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option
     e
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

@@ -87,7 +87,7 @@ mod js;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod testing;
 
 pub use amount::{parse_amount, ParsedAmount};

@@ -331,7 +331,7 @@ pub fn accepts<J: JsonValue>(allowed_origin: &J, origin: &J, data: &J) -> bool {
     origin == allowed_origin && allowed_origin.string().is_some() && is_crypto_requested(data)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::error::Code;

@@ -599,7 +599,7 @@ pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Er
     r.map_err(|()| Error::decode(status, "The response did not have the expected types."))
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use serde_json::json;
