@@ -9,7 +9,7 @@ demo:
 test:
 	scripts/test.sh
 
-# The long soak (issue 11): 100,000 repetitions of each failing case, in Node and Chromium.
+# The long soak: 100,000 repetitions of each failing case, in Node and Chromium.
 stress: pkg
 	scripts/stress.sh
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # wasm-bindgen-test suites (tests/wasm_*.rs) against the running sandbox, in Node and in
-# headless Chromium. Run through scripts/with-sandbox.sh, which exports SANDBOX_URL etc.;
-# the suites read them at compile time (option_env!), so they are rebuilt per sandbox port.
+# headless Chromium; then scripts/test-rust-consumer.sh (a Rust crate depending on this one).
+# Run through scripts/with-sandbox.sh, which exports SANDBOX_URL etc.; the suites read them
+# at compile time (option_env!), so they are rebuilt per sandbox port.
 # `--features npm`: the suites test the npm build's configuration (tests/wasm_alloc.rs: its
 # global allocator, talc, which only that feature sets).
 set -euo pipefail
@@ -11,6 +12,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 suites=()
 for f in tests/wasm_*.rs; do [ -e "$f" ] && suites+=(--test "$(basename "$f" .rs)"); done
 [ ${#suites[@]} -gt 0 ] || { echo "test-wasm: no tests/wasm_*.rs suites" >&2; exit 1; }
+# --lib: the npm binding's own tests (src/js/tests.rs: every operation through the exports).
+suites+=(--lib)
 
 echo "== wasm-bindgen-test in Node"
 WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features npm "${suites[@]}"
@@ -19,3 +22,6 @@ echo "== wasm-bindgen-test in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1 \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/tests/webdriver.json" \
   WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features npm "${suites[@]}"
+
+echo "== Rust consumer: a crate depending on settlement-wasm gets no npm layer"
+scripts/test-rust-consumer.sh

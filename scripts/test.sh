@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: set-up, build, then every test layer in order, each layer's counts at the end.
-#   1. native   cargo test --workspace (core + sandbox)
+#   0. lint     cargo fmt --check, clippy -D warnings (native; wasm32 with and without npm)
+#   1. native   cargo test --workspace (core with its TypeScript declarations, and the sandbox)
 #   2. wasm     wasm-bindgen-test in Node and headless Chromium against the sandbox
 #   3. js       node:test importing the packed package by name + tsc --strict consumer
 #   4. e2e      the demo page in Chromium via playwright-core, with screenshots
@@ -42,7 +43,8 @@ fi
 scripts/setup.sh
 rm -rf "$logs" && mkdir -p "$logs"
 # REQUIRE_CHROMIUM: the sandbox's real-browser ramp test fails (not skips) without Chromium.
-REQUIRE_CHROMIUM=1 layer native cargo test --workspace --color never
+layer lint scripts/lint.sh
+REQUIRE_CHROMIUM=1 layer native cargo test --workspace --features settlement-wasm/typescript --color never
 echo
 echo "######## build: pkg"
 scripts/build-pkg.sh
@@ -51,7 +53,7 @@ scripts/with-sandbox.sh -- scripts/test.sh --sandboxed
 echo
 echo "######## summary"
 total_p=0; total_f=0; bad=0
-for name in native wasm js e2e consumers; do
+for name in lint native wasm js e2e consumers; do
   rc=$(cat "$logs/$name.rc" 2>/dev/null || echo missing)
   read -r p f < <(counts "$logs/$name.log" 2>/dev/null || echo "0 0")
   printf '%-9s %5d passed %4d failed   exit %s\n' "$name" "$p" "$f" "$rc"

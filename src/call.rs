@@ -326,7 +326,7 @@ pub async fn run<T: Transport>(
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::operations::{Kind, ACCEPT_WITHDRAWAL, ALL, PROFILE};

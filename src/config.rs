@@ -2,6 +2,7 @@
 //! timeout, retries and extra headers, validated once at construction.
 
 use crate::error::Error;
+#[cfg(feature = "typescript")]
 use tsify::Tsify;
 
 /// The bot (agent) endpoint's path under `baseUrl`.
@@ -20,29 +21,33 @@ pub const TIMEOUT_MESSAGE: &str = "timeoutMs must be an integer from 1 to 214748
 
 /// Options of both clients: exactly one of `baseUrl` and `endpoint`. `BotClientOptions` and
 /// `MerchantClientOptions` are these and a few more.
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
 pub struct ClientOptions {
     /// The service's base URL (absolute http/https); the endpoint path is appended
     /// (`/service/bot/graphql`, `/service/api/graphql`).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub base_url: Option<String>,
     /// A full endpoint URL instead, or a same-origin path starting with `/` (e.g. a proxy).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub endpoint: Option<String>,
     /// The key, sent as `Authorization: Bearer <key>`: the agent key of a `BotClient`; a
     /// merchant key, public in browsers and secret on servers, of a `MerchantClient`. Omit it
     /// behind a proxy that adds it.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub api_key: Option<String>,
     /// Per-attempt timeout in ms. Default 30000.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub timeout_ms: Option<u32>,
     /// Retries after the first attempt, for read-only calls. Default 2.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub max_retries: Option<u32>,
     /// Extra headers: a plain object of string (Latin-1) values; may not set Authorization or Content-Type.
-    #[tsify(optional, type = "Record<string, string>")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "Record<string, string>")
+    )]
     pub headers: Vec<(String, String)>,
 }
 
@@ -59,18 +64,19 @@ pub struct ClientOptions {
 /// ```
 // Declaration only: [`ClientOptions`] and the `fetch` function the binding reads beside them
 // (no Rust value carries a JavaScript function).
-#[derive(Tsify)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[allow(dead_code)]
 struct BotClientOptions {
-    #[serde(flatten)]
+    #[cfg_attr(feature = "typescript", serde(flatten))]
     options: ClientOptions,
     /// A fetch implementation to use instead of the global one.
-    #[tsify(optional, type = "FetchLike")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "FetchLike"))]
     fetch: (),
 }
 
 // What the `fetch` option is: a function and the methods of what it returns, which tsify's
 // derive (data members only) cannot declare.
+#[cfg(feature = "typescript")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const FETCH_TS: &'static str = r#"
 /** What the client needs from a `fetch` response. */
@@ -103,18 +109,19 @@ pub type BotOptions = ClientOptions;
 /// // Browser, through your proxy (your server adds the secret key): no apiKey here.
 /// const viaProxy = new MerchantClient({ endpoint: "/api/merchant" });
 /// ```
-#[derive(Clone, Default, Debug, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "MerchantClientOptions")]
+#[derive(Clone, Default, Debug)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "MerchantClientOptions"))]
 pub struct MerchantOptions {
     /// Endpoint, key, timeout, retries, headers (the endpoint path is `/service/api/graphql`);
     /// in JavaScript, with `fetch` too.
-    #[serde(flatten)]
-    #[tsify(type = "BotClientOptions")]
+    #[cfg_attr(feature = "typescript", serde(flatten))]
+    #[cfg_attr(feature = "typescript", tsify(type = "BotClientOptions"))]
     pub client: ClientOptions,
     /// Accept a secret key in a browser anyway: anyone who opens the page can then read it.
     /// Default `false`. See [`crate::keys::browser_guard`].
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub dangerously_allow_browser: bool,
 }
 
@@ -404,7 +411,7 @@ fn check_header(name: &str, value: &str) -> Result<(), Error> {
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

@@ -4,14 +4,16 @@ use std::fmt::Write;
 
 use crate::json::Json;
 use crate::redact::{redact, redact_value};
+#[cfg(feature = "typescript")]
 use tsify::Tsify;
 
 /// What went wrong, as a stable machine-readable code: the `code` of a {@link SettlementError}.
 // Its TypeScript union (`SettlementErrorCode`) is derived from the variants; the names are
 // those of `Code::as_str` (a test checks that the two agree).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Tsify)]
-#[serde(rename_all = "snake_case")]
-#[tsify(rename = "SettlementErrorCode")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "SettlementErrorCode"))]
 pub enum Code {
     /// An argument or option was refused before anything was sent; see [`ErrorDetails::field`].
     InvalidInput,
@@ -68,6 +70,7 @@ impl Code {
 
 // tsify derives data shapes (`SettlementErrorDetails` below); an interface that extends the
 // built-in `Error`, and the type of a class constructor, are not data: hand-written.
+#[cfg(feature = "typescript")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const SETTLEMENT_ERROR_TS: &'static str = r#"
 /** Every failure rejects (or throws) with a SettlementError. Messages never contain the key. */
@@ -80,26 +83,36 @@ export type SettlementErrorConstructor = new (message: string, details: Settleme
 "#;
 
 /// One entry of a GraphQL response's `errors`, kept whole, as the service sent it.
-#[derive(Clone, Debug, Tsify)]
-#[tsify(rename = "GraphQLErrorInfo")]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", tsify(rename = "GraphQLErrorInfo"))]
 pub struct GraphqlError {
     /// The error's `message` (empty when the server sent none).
     pub message: String,
     /// `path`, as sent.
-    #[tsify(optional, type = "ReadonlyArray<string | number>")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "ReadonlyArray<string | number>")
+    )]
     pub path: Option<Json>,
     /// `locations`, as sent.
-    #[tsify(optional, type = "ReadonlyArray<GraphQLErrorLocation>")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "ReadonlyArray<GraphQLErrorLocation>")
+    )]
     pub locations: Option<Json>,
     /// `extensions`, as sent.
-    #[tsify(optional, type = "{ [key: string]: unknown }")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "{ [key: string]: unknown }")
+    )]
     pub extensions: Option<Json>,
 }
 
 /// Where a GraphQL error occurred in the document.
 // Declaration only: one entry of [`GraphqlError::locations`], which keeps them as sent.
-#[derive(Tsify)]
-#[tsify(rename = "GraphQLErrorLocation")]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", tsify(rename = "GraphQLErrorLocation"))]
 #[allow(dead_code)]
 struct GraphqlErrorLocation {
     line: u32,
@@ -136,32 +149,33 @@ impl std::ops::DerefMut for Error {
 
 /// What an `Error` carries: the structured part of a {@link SettlementError} (in JavaScript,
 /// the message is the `Error`'s own). Absent members are omitted.
-#[derive(Clone, Debug, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "SettlementErrorDetails")]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "SettlementErrorDetails"))]
 pub struct ErrorDetails {
     /// The stable code.
-    #[tsify(type = "SettlementErrorCode")]
+    #[cfg_attr(feature = "typescript", tsify(type = "SettlementErrorCode"))]
     pub code: Code,
     /// A human-readable message.
-    #[serde(skip)]
+    #[cfg_attr(feature = "typescript", serde(skip))]
     pub message: String,
     /// For `invalid_input`: the argument or option at fault, e.g. `"filter.dateFrom"`.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub field: Option<String>,
     /// The HTTP status, whenever a response was received.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub status: Option<u16>,
     /// How long the server asked to wait (`Retry-After`, as sent, before the 60 s cap the
     /// client applies to its own waits), in ms. Set on non-2xx responses that carried it.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub retry_after_ms: Option<u64>,
     /// Every GraphQL error of the response (also read from non-2xx GraphQL bodies); omitted
     /// when there is none.
-    #[tsify(optional, type = "GraphQLErrorInfo[]")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "GraphQLErrorInfo[]"))]
     pub graphql_errors: Vec<GraphqlError>,
     /// Partial `data` of a response that also had errors.
-    #[tsify(optional, type = "unknown")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "unknown"))]
     pub data: Option<Json>,
 }
 
@@ -352,11 +366,12 @@ pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option
     e
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "typescript")]
     fn typescript_code_union_is_every_code() {
         use tsify::Tsify;
         let all = [

@@ -358,7 +358,7 @@ pub fn document(value: &str) -> Result<(), Error> {
     non_empty("document", value)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::error::Code;

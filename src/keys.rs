@@ -73,7 +73,7 @@ that adds the key (dangerouslyAllowBrowser: true overrides this check).",
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

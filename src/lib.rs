@@ -1,30 +1,49 @@
 //! settlement-wasm: browser and Node client (Rust + WebAssembly) for the Stablecoin
 //! Settlement Service.
 //!
+//! # Design: a sans-I/O core and the shells that drive it
+//! The core is plain Rust that never awaits and never touches JavaScript: validation,
+//! documents, request bodies, retry decisions, decoding, redaction, the pager. It is tested
+//! natively. Two shells drive it, each doing I/O only:
+//!
+//! ```text
+//! caller (JS or Rust)
+//!  └─ shell: the npm package's TypeScript (pkg-template/src) or the Rust async API (bot, merchant)
+//!       1. prepare(operation, arguments, options)         ── core ─────────────────────┐
+//!            validate · document · variables · body                                   │
+//!          → PreparedCall (url, headers, body, timeout, signal, retryable)            │
+//!       2. the shell sends it: fetch + AbortSignal + timer (TS), or a Transport (Rust)│
+//!       3. PreparedCall::decide(attempt, outcome, aborted)                            │
+//!          → Done(value) | Fail(error, redacted) | Retry(after ms)                    │
+//!       4. the shell waits (abortable) and goes to 2, or settles                     ─┘
+//! ```
+//!
+//! `orders()` and `reconcile` are drivers of the core's [`pager::Search`] in the same way:
+//! it says which page call to run, hands out rows, and decides when to stop.
+//!
 //! # Where things live
 //! | module | concern |
 //! |---|---|
+//! | [`operations`] | one declaration per built-in operation: endpoint, kind, root field, arguments (GraphQL type, caller name, check), default selection, result type, client method; documents, the schema test and both shells' method lists derive from it |
+//! | [`call`] | one call, sans I/O: [`call::prepare`], [`PreparedCall::decide`] (retry, `outcome_unknown`, abort wins); [`call::run`], the Rust shell's loop; [`Client`], the Rust clients' shared part |
+//! | [`pager`] | the order history page by page: [`pager::Pager`], [`PageQuery`], [`Search`] (`orders()` and `reconcile`'s matching) |
+//! | [`inputs`] | argument validation, before any I/O |
+//! | [`graphql`] | `selection` (validated field paths), `body` (the serde request body), `scan` (read-only check of caller documents), `response` (the envelope) |
+//! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
+//! | [`error`] | [`Error`], its codes, classification by HTTP status |
+//! | [`redact`] | every redaction of the key: in text and in parsed JSON |
 //! | [`config`] | client options: endpoint from `baseUrl`/`endpoint`, key, timeout, retries, headers |
 //! | [`keys`] | key classification (public / secret / unknown), the browser guard decision |
-//! | [`redact`] | every redaction of the key: in text and in parsed JSON |
-//! | [`inputs`] | argument validation, before any I/O |
-//! | [`operations`] | one declaration per built-in operation: endpoint, kind, root field, arguments, default selection, return type; documents derive from it |
-//! | [`graphql`] | `selection` (validated field paths), `body` (serde request body), `scan` (read-only check of caller documents), `response` (envelope decoding) |
 //! | [`json`] | the JSON read trait (`JsValue` on wasm32, `serde_json::Value` elsewhere) |
-//! | [`error`] | [`Error`], its codes, classification by HTTP status |
-//! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
-//! | [`call`] | the shared client core ([`Client`], [`PreparedCall`]); one call: send, decode, retry |
-//! | [`transport`] | the transport seam; `FetchTransport` on wasm32 (gloo-net builds a per-client base request, each call is `new Request(base, { body, signal })` sent by `fetch`; web-sys bindings). Its JavaScript half, `transport/send.js`, runs one attempt or backoff sleep as one promise; one timer serves the deadlines of every attempt and sleep in flight |
-//! | [`pager`] | the `orders()` pagination state machine (of the Rust API; the npm package's `OrderIterator` follows the same rules in `pkg-template/compose.js`) |
-//! | [`bot`] | [`BotClient`]: `prepare(op, values, options)` over [`operations`], typed profile, orderHistory, orders, withdrawalInfo; the six agent mutations (sent once; `outcome_unknown` when the answer is lost) and `reconcile`; request |
-//! | [`merchant`] | [`MerchantClient`]: the same shape: account and the public-key-safe reads; the browser guard |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | [`amount`] | exact decimal amounts (`parse_amount`) |
 //! | [`types`] | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
-//! | `js` | (wasm32) the two exports: the class `__Client` (`__call(n, …)` runs method `n` of `operations::BOT_CALLS`/`MERCHANT_CALLS`) and `__fn(n, …)` (the package's functions); conversion and forwarding only (`options.rs`: the one small typed reader of JS option objects). The npm classes and functions are defined around them in `pkg-template/compose.js`; their TypeScript is declared beside the Rust |
+//! | [`bot`], [`merchant`] | the Rust shell: [`BotClient`] and [`MerchantClient`], typed async methods over a [`Transport`] |
+//! | [`transport`] | the transport seam; on wasm32 `FetchTransport` (gloo-net builds each request, `transport/send.js` sends one attempt with its timeout and the caller's signal) |
+//! | `js` | feature `npm` only: the named wasm exports the npm package's TypeScript shell drives (`Core`, `PreparedCall`, `OrderSearch` and a few functions); conversion only |
 //!
-//! Everything but `transport`'s fetch implementation and `js` compiles and is tested
-//! natively (`cargo test`).
+//! The feature `npm` (off by default) builds the npm package's layer: the `js` exports and
+//! the wasm32 global allocator. A Rust app that depends on this crate gets neither.
 //!
 //! # Notes for callers
 //! * The default `P2PPayment` selection includes `paymentMethod`, `amountLocal`, `amountUsd`
@@ -68,7 +87,7 @@ mod js;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod testing;
 
 pub use amount::{parse_amount, ParsedAmount};

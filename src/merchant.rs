@@ -150,5 +150,5 @@ impl<T: Transport> MerchantClient<T> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -633,5 +633,5 @@ pub fn of(endpoint: Endpoint) -> impl Iterator<Item = &'static Operation> {
         .filter(move |op| op.endpoint == endpoint)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::inputs;
 use crate::json::JsonValue;
 use crate::keys::{classify, KeyKind};
+#[cfg(feature = "typescript")]
 use tsify::Tsify;
 
 /// The event name of the message the ramp page posts when the app must send crypto.
@@ -32,8 +33,9 @@ pub const CRYPTO_REQUESTED: &str = "crypto.requested";
 /// const link = onchainRampUrl({ rampUrl, key: publicKey, paymentType: "deposit", coin: "USDC",
 ///   network: "CELO", amount: "25.00", reference: "order-42" });
 /// ```
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
 pub struct OnchainRampOptions {
     /// The environment's hosted ramp page, e.g. `"https://ramp.example/onramp"`: absolute
     /// `https` (`http` only for `localhost` and `127.0.0.1`), without credentials, query or
@@ -42,35 +44,35 @@ pub struct OnchainRampOptions {
     /// The merchant public key (`PUBK_`). Anything else is refused.
     pub key: String,
     /// `deposit` or `withdrawal`.
-    #[tsify(type = "\"deposit\" | \"withdrawal\"")]
+    #[cfg_attr(feature = "typescript", tsify(type = "\"deposit\" | \"withdrawal\""))]
     pub payment_type: String,
     /// The coin, e.g. `"USDC"` (not empty).
     pub coin: String,
     /// The network, e.g. `"CELO"`, `"BASE"`, `"OP"` (not empty).
     pub network: String,
     /// The wallet address.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub address: Option<String>,
     /// A positive decimal, e.g. `"25.00"` (text, never a float).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub amount: Option<String>,
     /// Your reference.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub reference: Option<String>,
     /// Where the page sends the user afterwards (absolute http(s)).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub redirect_url: Option<String>,
     /// ISO 4217, e.g. `"NGN"`: 3 letters.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub currency: Option<String>,
     /// The customer's phone number.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub phone: Option<String>,
     /// Hide the address on the page.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub hide_address: Option<bool>,
     /// The page is opened from a wallet.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub is_wallet_context: Option<bool>,
 }
 
@@ -79,36 +81,36 @@ pub struct OnchainRampOptions {
 // types is ever built.
 
 /// The payment request a `crypto.requested` event refers to (an id, or an object with at least these).
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 #[allow(dead_code)]
 struct RampPaymentRequest {
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     id: Option<String>,
-    #[serde(default)]
+    #[cfg_attr(feature = "typescript", serde(default))]
     reference: Option<String>,
-    #[serde(default)]
+    #[cfg_attr(feature = "typescript", serde(default))]
     amount: Option<String>,
 }
 
 /// The `payload` of a `crypto.requested` event: send `amountCents` of the coin to `destinationAddress`.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
 #[allow(dead_code)]
 struct RampEventPayload {
     /// A whole number ≥ 0.
     amount_cents: u32,
     destination_address: String,
-    #[tsify(type = "RampPaymentRequest | string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "RampPaymentRequest | string"))]
     payment_request: RampPaymentRequest,
 }
 
 /// The message the hosted ramp page posts to its opener or parent.
-#[derive(Tsify)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[allow(dead_code)]
 struct RampEvent {
-    #[tsify(type = "\"crypto.requested\"")]
+    #[cfg_attr(feature = "typescript", tsify(type = "\"crypto.requested\""))]
     event: String,
     payload: RampEventPayload,
 }
@@ -116,23 +118,27 @@ struct RampEvent {
 /// Options of `listenForRampEvents`. Only messages whose `origin` is exactly `allowedOrigin`
 /// and whose data is a well-formed `crypto.requested` event reach `onCryptoRequested`;
 /// everything else is ignored. Invalid options throw `invalid_input`.
-#[derive(Tsify)]
-#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
 #[allow(dead_code)]
 struct RampListenerOptions {
     /// The ramp page's origin as browsers write it, e.g. `"https://ramp.example"`: lower case, no default port, no path, no trailing `/`.
     allowed_origin: String,
     /// Called once per accepted message with its payload and the `MessageEvent`.
-    #[tsify(type = "(payload: RampEventPayload, event: MessageEvent<RampEvent>) => void")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "(payload: RampEventPayload, event: MessageEvent<RampEvent>) => void")
+    )]
     on_crypto_requested: (),
     /// Default `globalThis` (the window); it must have `addEventListener`.
-    #[tsify(optional, type = "RampEventTarget")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "RampEventTarget"))]
     target: (),
 }
 
 // Method signatures (what `window`, a worker or any `EventTarget` has), and index signatures
 // (the page may send more members than the derived ones; merged into those interfaces):
 // tsify's derive declares named data members only.
+#[cfg(feature = "typescript")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const RAMP_EVENT_TARGET_TS: &'static str = r#"
 /** Where `listenForRampEvents` listens: `window` (the default, `globalThis`), a worker, or any `EventTarget`. */
@@ -331,7 +337,7 @@ pub fn accepts<J: JsonValue>(allowed_origin: &J, origin: &J, data: &J) -> bool {
     origin == allowed_origin && allowed_origin.string().is_some() && is_crypto_requested(data)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::error::Code;

@@ -108,7 +108,7 @@ pub fn redact_value<J: JsonValue>(value: &J, secret: &str) -> J {
         .unwrap_or_else(|| J::parse_text("\"[redacted]\"").unwrap_or_else(J::null))
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use serde_json::json;

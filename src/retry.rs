@@ -72,7 +72,7 @@ pub fn parse_retry_after(value: &str, now_ms: f64) -> Option<u64> {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

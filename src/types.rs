@@ -12,6 +12,7 @@
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "typescript")]
 use tsify::{declare, Tsify};
 
 use crate::error::Error;
@@ -21,63 +22,66 @@ use crate::transport::Signal;
 /// Options of calls that select fields (`profile`, `withdrawalInfo` and the merchant reads).
 /// Every name must match `/^[_A-Za-z][_0-9A-Za-z]*$/` (checked before sending); an empty
 /// list is refused.
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
 pub struct FieldOptions {
     /// Field names to select instead of the default; dotted paths (at most 16 names) select nested fields (`"totp.enabled"`).
-    #[tsify(optional, type = "readonly string[]")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call at once (code `aborted`); never retried.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
 /// Options of `profile`.
-#[declare]
+#[cfg_attr(feature = "typescript", declare)]
 pub type ProfileOptions = FieldOptions;
 /// Options of `withdrawalInfo`.
-#[declare]
+#[cfg_attr(feature = "typescript", declare)]
 pub type WithdrawalInfoOptions = FieldOptions;
 /// Options of `reconcile`: `P2PPayment` fields to select instead of the default (`id` is
 /// always added), `signal`.
-#[declare]
+#[cfg_attr(feature = "typescript", declare)]
 pub type ReconcileOptions = FieldOptions;
 /// Options of every `MerchantClient` call: `fields` to select instead of the default, `signal`.
-#[declare]
+#[cfg_attr(feature = "typescript", declare)]
 pub type MerchantCallOptions = FieldOptions;
 
 /// Options every call accepts (`request`).
-#[derive(Clone, Default, Tsify)]
-#[tsify(rename = "RequestOptions")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", tsify(rename = "RequestOptions"))]
 pub struct CallOptions {
     /// Cancels the call at once (code `aborted`); never retried.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
 /// The service's `OrderHistoryFilter`: narrows the order history; every member given applies.
-#[derive(Clone, Default, Debug, PartialEq, Eq, Serialize, Tsify)]
+#[derive(Clone, Default, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct OrderHistoryFilter {
     /// Exact order id (non-empty).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub order_id: Option<String>,
     /// A `P2PPaymentStatus` name, e.g. `"completed"`; unknown names are passed through.
-    #[tsify(optional, type = "P2PPaymentStatus")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "P2PPaymentStatus"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// First day included: `YYYY-MM-DD`, or (from JavaScript) a Date (its UTC date).
-    #[tsify(optional, type = "string | Date")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | Date"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub date_from: Option<String>,
     /// Last day included: `YYYY-MM-DD`, or (from JavaScript) a Date (its UTC date); not
     /// before `dateFrom`.
-    #[tsify(optional, type = "string | Date")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | Date"))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub date_to: Option<String>,
     /// Payment method (non-empty).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<String>,
 }
@@ -99,23 +103,24 @@ impl OrderHistoryFilter {
 /// that is not an enum name, an empty `orderId`/`paymentMethod`, an unknown filter key. The
 /// default row selection includes `paymentMethod`, `amountLocal`, `amountUsd` and `currency`,
 /// which the service may lack: pass `fields` if it refuses them.
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "OrderHistoryOptions")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "OrderHistoryOptions"))]
 pub struct OrderHistoryArgs {
     /// Page number, an integer ≥ 1.
     pub page: i64,
     /// Rows per page (integer ≥ 1; the service's default is 10; no upper cap is invented here).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub per_page: Option<i64>,
     /// Narrows the result.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub filter: OrderHistoryFilter,
     /// `P2PPayment` fields to select instead of the default; dotted paths (at most 16 names) select nested fields.
-    #[tsify(optional, type = "readonly string[]")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call at once (code `aborted`); never retried.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
@@ -127,21 +132,22 @@ pub struct OrderHistoryArgs {
 /// ```js
 /// for await (const order of bot.orders({ perPage: 100, filter: { status: "paid" } })) { … }
 /// ```
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "OrdersOptions")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "OrdersOptions"))]
 pub struct OrdersArgs {
     /// Rows per page fetched (integer ≥ 1; the service's default is 10).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub per_page: Option<i64>,
     /// Narrows the result.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub filter: OrderHistoryFilter,
     /// `P2PPayment` fields to select instead of the default; dotted paths (at most 16 names) select nested fields.
-    #[tsify(optional, type = "readonly string[]")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels every page fetch at once (code `aborted`).
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
@@ -149,43 +155,45 @@ pub struct OrdersArgs {
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
 /// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an
 /// absolute `https:` URL.
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "MarkWithdrawalAsPaidOptions")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "MarkWithdrawalAsPaidOptions"))]
 pub struct MarkWithdrawalAsPaidArgs {
     /// The order's `id` (not its `orderId`).
     pub p2p_payment: String,
     /// The `id` of the payment method you paid from.
     pub payment_method: String,
     /// Where the receipt is: an absolute `https:` URL.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub receipt: Option<String>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
 /// Options of `updateRates()`: the members given are set, the others left alone; at least
 /// one. Each is decimal text such as `"1540.00"` (not a number: no float, no exponent) and
 /// not negative. Sent once, never retried.
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "UpdateRatesOptions")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "UpdateRatesOptions"))]
 pub struct UpdateRatesArgs {
     /// Local currency per USD for deposits.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub deposit_rate: Option<String>,
     /// Deposit margin (percent).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub deposit_margin: Option<String>,
     /// Local currency per USD for withdrawals.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub withdrawal_rate: Option<String>,
     /// Withdrawal margin (percent).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub withdrawal_margin: Option<String>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
@@ -193,23 +201,27 @@ pub struct UpdateRatesArgs {
 /// your payment methods, named by exactly one of `paymentMethod` (its id) and
 /// `paymentMethodType` (e.g. `"mpesa"`). `amountLocal` is non-negative decimal text. Sent
 /// once, never retried.
-#[derive(Clone, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(rename = "UpdatePaymentMethodLiquidityOptions")]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    feature = "typescript",
+    tsify(rename = "UpdatePaymentMethodLiquidityOptions")
+)]
 pub struct UpdateLiquidityArgs {
     /// The payment method's `id`.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub payment_method: Option<String>,
     /// The payment method's type, e.g. `"mpesa"`.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub payment_method_type: Option<String>,
     /// The amount available, in the method's local currency, e.g. `"250000.00"`.
     pub amount_local: String,
     /// `P2PPaymentMethod` fields to select instead of the default.
-    #[tsify(optional, type = "readonly string[]")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
 }
 
@@ -221,12 +233,13 @@ pub struct UpdateLiquidityArgs {
 
 /// The agent's profile. Decimals are strings. The default selection is every member below;
 /// with `fields`, only the chosen ones are present.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 #[allow(missing_docs)]
 pub struct AgentProfile {
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     #[serde(default)]
     pub email: Option<String>,
@@ -274,18 +287,22 @@ pub struct AgentProfile {
 
 /// One P2P payment (order). Decimals are strings. The default selection is every member
 /// below; with `fields`, only the chosen ones are present.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 #[allow(missing_docs)]
 pub struct P2PPayment {
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     /// `pending`, `picked_up`, `paid`, `completed`, `canceled`, or a value unknown today.
-    #[tsify(type = "P2PPaymentStatus")]
+    #[cfg_attr(feature = "typescript", tsify(type = "P2PPaymentStatus"))]
     pub status: Option<String>,
     /// `deposit` or `withdrawal`, or a value unknown today.
-    #[tsify(optional, type = "\"deposit\" | \"withdrawal\" | (string & {})")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "\"deposit\" | \"withdrawal\" | (string & {})")
+    )]
     pub payment_type: Option<String>,
     #[serde(default)]
     pub exchange_rate: Option<String>,
@@ -328,7 +345,8 @@ pub struct P2PPayment {
 }
 
 /// Page information of an order-history page.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Pagination {
     /// This page's number.
@@ -340,7 +358,8 @@ pub struct Pagination {
 }
 
 /// One page of the order history.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 pub struct OrderHistoryPage {
     /// The rows.
     pub data: Vec<P2PPayment>,
@@ -349,12 +368,13 @@ pub struct OrderHistoryPage {
 }
 
 /// How to withdraw one coin.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 pub struct WithdrawalInfo {
     /// e.g. `"USDC"`.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub symbol: Option<String>,
     /// Display name.
     #[serde(default)]
@@ -363,7 +383,7 @@ pub struct WithdrawalInfo {
     #[serde(default)]
     pub icon: Option<String>,
     /// Networks it can be withdrawn on.
-    #[tsify(type = "string[]")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string[]"))]
     pub networks: Option<Vec<String>>,
     /// Pattern a destination address must match.
     #[serde(default)]
@@ -375,12 +395,13 @@ pub struct WithdrawalInfo {
 
 /// One of the agent's payment methods, as `updatePaymentMethodLiquidity` returns it.
 /// Decimals are strings.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 pub struct P2PPaymentMethod {
     /// The id (what `paymentMethod` arguments take).
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     /// The account number, phone number, … it pays from.
     #[serde(default)]
@@ -408,12 +429,13 @@ pub struct P2PPaymentMethod {
 /// The merchant account (`account`; needs the secret key). Money is decimal text: see
 /// {@link parseAmount}.
 // In Rust: `crate::amount::parse_amount`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 pub struct Account {
     /// The account id.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     /// Two decimals, e.g. `"1520.00"`.
     #[serde(default)]
@@ -424,110 +446,117 @@ pub struct Account {
 }
 
 /// A country's currency.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Currency {
     /// ISO 4217, e.g. `"NGN"`.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub iso_code: Option<String>,
     /// Display name.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub name: Option<String>,
 }
 
 /// A country the service operates in (`availableCountries`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Country {
     /// What `paymentMethodTypes` takes.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     /// Display name.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub name: Option<String>,
     /// ISO 3166-1 alpha-2, e.g. `"NG"` (what `marketRate` takes).
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub code: Option<String>,
     /// Its currency.
-    #[tsify(type = "Currency")]
+    #[cfg_attr(feature = "typescript", tsify(type = "Currency"))]
     pub currency: Option<Currency>,
 }
 
 /// One field a payment method asks for.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentMethodField {
     /// Display label.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub label: Option<String>,
     /// Machine name, e.g. `"account_number"`.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub identifier: Option<String>,
     /// Whether it must be filled in.
-    #[tsify(type = "boolean")]
+    #[cfg_attr(feature = "typescript", tsify(type = "boolean"))]
     pub required: Option<bool>,
 }
 
 /// A P2P payment method of a country (`p2pPaymentMethodTypes`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentMethodType {
     /// The id.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     /// Machine name, e.g. `"mpesa"`, `"bank_transfer"`.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub identifier: Option<String>,
     /// Display label.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub label: Option<String>,
     /// The fields it asks for.
-    #[tsify(type = "PaymentMethodField[]")]
+    #[cfg_attr(feature = "typescript", tsify(type = "PaymentMethodField[]"))]
     pub fields: Option<Vec<PaymentMethodField>>,
 }
 
 /// Indicative rates, local currency per USD (decimal text).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct MarketRate {
     /// Rate for deposits.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub deposit_rate: Option<String>,
     /// Rate for withdrawals.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub withdrawal_rate: Option<String>,
 }
 
 /// Ramp limits in USD (decimal text).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct RampLimits {
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub minimum_deposit_usd: Option<String>,
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub maximum_deposit_usd: Option<String>,
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub minimum_withdrawal_usd: Option<String>,
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub maximum_withdrawal_usd: Option<String>,
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub daily_limit_usd: Option<String>,
 }
 
 /// An asset the onchain ramp handles.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
+#[cfg_attr(feature = "typescript", tsify(missing_as_null))]
 pub struct RampableAsset {
     /// Display name.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub name: Option<String>,
     /// e.g. `"USDC"`.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub symbol: Option<String>,
     /// e.g. `["CELO", "BASE"]`.
-    #[tsify(type = "string[]")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string[]"))]
     pub networks: Option<Vec<String>>,
     /// The token contract, when there is one.
     #[serde(default)]
@@ -535,29 +564,33 @@ pub struct RampableAsset {
 }
 
 /// A merchant payment request (`merchantPaymentRequest`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentRequest {
     /// The id.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
     /// `deposit` or `withdrawal`, or a value unknown today.
-    #[tsify(type = "\"deposit\" | \"withdrawal\" | (string & {})")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "\"deposit\" | \"withdrawal\" | (string & {})")
+    )]
     pub payment_type: Option<String>,
     /// The hosted page of this request.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub hosted_link: Option<String>,
     /// Decimal text.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub amount: Option<String>,
     /// ISO 4217.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub currency: Option<String>,
     /// The merchant's reference.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub reference: Option<String>,
     /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
-    #[tsify(type = "PaymentRequestStatus")]
+    #[cfg_attr(feature = "typescript", tsify(type = "PaymentRequestStatus"))]
     pub status: Option<String>,
 }
 
@@ -566,6 +599,7 @@ pub struct PaymentRequest {
 // strings, not Rust enums. Index signatures: every result keeps the members the caller
 // selects with `fields` beyond the known ones (merged into the derived interfaces). And the
 // variables object.
+#[cfg(feature = "typescript")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const OPEN_TYPES_TS: &'static str = r#"
 /** A P2P payment status. The known lifecycle values are listed; unknown values pass through. */
@@ -599,12 +633,13 @@ pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Er
     r.map_err(|()| Error::decode(status, "The response did not have the expected types."))
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use serde_json::json;
 
     /// The members of a derived TypeScript interface, in order (`name` or `name?`).
+    #[cfg(feature = "typescript")]
     fn members(decl: &str) -> Vec<&str> {
         decl.lines()
             .filter_map(|l| l.strip_prefix("    ")?.split_once(": ").map(|(k, _)| k))
@@ -613,6 +648,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "typescript")]
     fn typescript_filter_keys_are_the_ones_the_reader_accepts() {
         // The JS option reader refuses any filter key outside FILTER_KEYS; the declaration
         // derived from OrderHistoryFilter must offer exactly those.
@@ -626,6 +662,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "typescript")]
     fn typescript_results_mark_required_and_nullable_members() {
         let decl = <P2PPayment as Tsify>::DECL;
         let m = members(decl);

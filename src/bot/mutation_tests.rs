@@ -523,6 +523,7 @@ fn reconcile_reads_the_order_back_by_order_id_on_every_page() {
 /// those keys: every argument under its caller name (required ones required), `fields` when
 /// the result has fields, and `signal`.
 #[test]
+#[cfg(feature = "typescript")]
 fn typescript_mutation_options_match_the_declarations() {
     use tsify::Tsify;
     fn members(decl: &str) -> Vec<String> {

@@ -158,5 +158,5 @@ fn read_errors(envelope: &Json) -> Result<Vec<GraphqlError>, ()> {
     Ok(out)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -117,7 +117,7 @@ fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     None
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

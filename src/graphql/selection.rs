@@ -61,7 +61,7 @@ fn write_nodes(out: &mut String, nodes: &[Node]) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::error::Code;

@@ -4,7 +4,7 @@
 //!
 //! | export | what it is |
 //! |---|---|
-//! | `Core` (`core.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
+//! | `Core` (`classes.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
@@ -14,7 +14,7 @@
 //! objects: it reads each value once, catching, and refuses what it cannot use with
 //! `invalid_input` naming the option.
 
-mod core;
+mod classes;
 mod error;
 mod options;
 
@@ -128,3 +128,6 @@ pub fn check_ramp_listener(
 pub fn is_crypto_requested(allowed_origin: JsValue, origin: JsValue, data: JsValue) -> bool {
     crate::ramp::accepts(&allowed_origin, &origin, &data)
 }
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests;

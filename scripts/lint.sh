@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The `lint` layer of `make test`: rustfmt and clippy (native, and wasm32 with and without the
+# npm feature), each a check that passes or fails; the counts are printed as `# pass N` and
+# `# fail N` lines, which scripts/test.sh adds up.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+pass=0; fail=0
+check() { # check NAME command...
+  local name=$1; shift
+  echo "== $name"
+  if "$@"; then pass=$((pass + 1)); echo "ok: $name"; else fail=$((fail + 1)); echo "FAILED: $name"; fi
+}
+check "cargo fmt --check" cargo fmt --all --check
+check "clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets -- -D warnings
+check "clippy (native, typescript feature)" cargo clippy --quiet -p settlement-wasm --all-targets --features typescript -- -D warnings
+check "clippy (wasm32, library)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown -- -D warnings
+check "clippy (wasm32, npm feature)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown --features npm -- -D warnings
+check "clippy (wasm32, test suites)" cargo clippy --quiet -p settlement-wasm --tests --target wasm32-unknown-unknown --features npm -- -D warnings
+echo "# pass $pass"
+echo "# fail $fail"
+[ "$fail" = 0 ]

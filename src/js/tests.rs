@@ -1,0 +1,136 @@
+//! wasm-bindgen-tests of the exported API (`cargo test --target wasm32-unknown-unknown
+//! --features npm --lib`, run by scripts/test-wasm.sh): every declared operation is reachable
+//! through `Core.prepare` by its method name, with arguments read by the declaration, and the
+//! decision objects have their named members. No network: `fetch` is never called here.
+
+use js_sys::{Function, Object, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+use super::classes::Core;
+use crate::operations::{Arg, Check, Endpoint, Operation, Rule, ALL};
+
+fn set(o: &Object, key: &str, value: &JsValue) {
+    Reflect::set(o, &JsValue::from_str(key), value).unwrap();
+}
+
+fn get(o: &JsValue, key: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(key)).unwrap()
+}
+
+fn core(endpoint: &str) -> Core {
+    let options = Object::new();
+    set(
+        &options,
+        "endpoint",
+        &"https://settlement.invalid/graphql".into(),
+    );
+    set(
+        &options,
+        "fetch",
+        &Function::new_no_args("throw new Error('no network here')"),
+    );
+    Core::new(endpoint, options.into()).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// A valid JavaScript value for `arg`.
+fn value(arg: &Arg) -> JsValue {
+    match arg.check {
+        Check::Page | Check::PerPage => JsValue::from(2),
+        Check::Filter => Object::new().into(),
+        Check::CountryCode => "NG".into(),
+        Check::Decimal | Check::OptDecimal => "1.5".into(),
+        Check::OptHttpsUrl => "https://receipts.example/1".into(),
+        _ => "a1".into(),
+    }
+}
+
+/// The method's parameters for `op`, as the TypeScript shell passes them.
+fn parameters(op: &Operation) -> (JsValue, JsValue) {
+    match op.args {
+        [] => (JsValue::UNDEFINED, JsValue::UNDEFINED),
+        [arg] => (value(arg), JsValue::UNDEFINED),
+        args => {
+            let options = Object::new();
+            for arg in args {
+                let skip =
+                    matches!(op.rule, Rule::ExactlyOne(_, second, _) if arg.caller == second);
+                if !skip {
+                    set(&options, arg.caller, &value(arg));
+                }
+            }
+            (JsValue::UNDEFINED, options.into())
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_operation_is_prepared_by_its_method_name() {
+    let (bot, merchant) = (core("bot"), core("merchant"));
+    for op in ALL {
+        let client = match op.endpoint {
+            Endpoint::Bot => &bot,
+            Endpoint::Merchant => &merchant,
+        };
+        let (argument, options) = parameters(op);
+        let call = client
+            .prepare(op.method, argument, options)
+            .unwrap_or_else(|e| panic!("{}: {:?}", op.method, e));
+        let body = JSON::parse(&call.body().as_string().unwrap()).unwrap();
+        assert_eq!(
+            get(&body, "operationName").as_string().as_deref(),
+            Some(op.name)
+        );
+        let variables = get(&body, "variables");
+        for arg in op.args.iter().filter(|a| a.check != Check::Filter) {
+            let sent = !get(&variables, arg.name).is_undefined();
+            let skipped = matches!(op.rule, Rule::ExactlyOne(_, second, _) if arg.caller == second);
+            assert_eq!(sent, !skipped, "{}: variable {}", op.method, arg.name);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_method_of_the_other_endpoint_is_invalid_input_naming_method() {
+    let e = core("bot")
+        .prepare("marketRate", "NG".into(), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert_eq!(
+        get(&e, "code").as_string().as_deref(),
+        Some("invalid_input")
+    );
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("method"));
+}
+
+#[wasm_bindgen_test]
+fn decisions_have_named_members() {
+    let call = core("bot")
+        .prepare("profile", JsValue::UNDEFINED, JsValue::UNDEFINED)
+        .unwrap();
+    let outcome = Object::new();
+    set(&outcome, "kind", &"response".into());
+    set(&outcome, "status", &JsValue::from(200));
+    set(
+        &outcome,
+        "body",
+        &r#"{"data":{"profile":{"id":"a"}}}"#.into(),
+    );
+    let done = call.decide(0, outcome.clone().into(), false);
+    assert_eq!(get(&done, "kind").as_string().as_deref(), Some("done"));
+    assert_eq!(
+        get(&get(&done, "value"), "id").as_string().as_deref(),
+        Some("a")
+    );
+    let aborted = call.decide(0, outcome.into(), true);
+    assert_eq!(get(&aborted, "kind").as_string().as_deref(), Some("fail"));
+    let error = get(&aborted, "error");
+    assert_eq!(get(&error, "code").as_string().as_deref(), Some("aborted"));
+    let timeout = Object::new();
+    set(&timeout, "kind", &"timeout".into());
+    let retry = call.decide(0, timeout.into(), false);
+    assert_eq!(get(&retry, "kind").as_string().as_deref(), Some("retry"));
+    assert!(get(&retry, "delayMs").as_f64().is_some());
+    assert!(call.start(true).is_object());
+    assert!(call.start(false).is_undefined());
+}
