@@ -95,6 +95,7 @@ export class OrderIterator {
     this.#end();
   }
 
+  /** The iterator itself: `for await` asks for it. */
   [Symbol.asyncIterator](): OrderIterator {
     return this;
   }
