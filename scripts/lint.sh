@@ -16,7 +16,11 @@ check "clippy (native, all targets)" cargo clippy --quiet --workspace --all-targ
 check "clippy (native, typescript feature)" cargo clippy --quiet -p settlement-wasm --all-targets --features typescript -- -D warnings
 check "clippy (wasm32, library)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown -- -D warnings
 check "clippy (wasm32, npm feature)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown --features npm -- -D warnings
-check "clippy (wasm32, test suites)" cargo clippy --quiet -p settlement-wasm --tests --target wasm32-unknown-unknown --features npm -- -D warnings
+# The wasm suites read the sandbox's URL and keys at compile time: placeholders here.
+check "clippy (wasm32, test suites)" env SANDBOX_URL=http://127.0.0.1:9 AGENT_KEY=SBX-SECK_lint \
+  AGENT2_KEY=SBX-SECK_lint AGENT3_KEY=SBX-SECK_lint MERCHANT_PUBLIC_KEY=SBX-PUBK_lint \
+  MERCHANT_SECRET_KEY=SBX-SECK_lint \
+  cargo clippy --quiet -p settlement-wasm --tests --target wasm32-unknown-unknown --features npm -- -D warnings
 echo "# pass $pass"
 echo "# fail $fail"
 [ "$fail" = 0 ]

@@ -8,6 +8,8 @@
 //! origin; [`accepts`] is that whole filter (origin and shape), written against
 //! [`JsonValue`] so it is tested natively.
 
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
 use crate::amount;
 use crate::config::{check_absolute_url, strip_prefix_ci};
 use crate::error::Error;
@@ -151,46 +153,48 @@ export interface RampPaymentRequest { [field: string]: unknown }
 export interface RampEventPayload { [field: string]: unknown }
 "#;
 
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
+/// The bytes a query value keeps as they are: RFC 3986's unreserved characters
+/// (`A-Z a-z 0-9 - . _ ~`); every other byte of its UTF-8 form becomes `%XX`.
+const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
-/// Appends `s` percent-encoded as a query value: every byte of its UTF-8 form except the
-/// RFC 3986 unreserved characters (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`.
-pub fn percent_encode_into(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for b in s.bytes() {
-        if is_unreserved(b) {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 0xf) as usize] as char);
+/// A link being written: the ramp page's URL, then `?name=value&…`.
+struct Link(String);
+
+impl Link {
+    /// Appends `name=value`, the value percent-encoded.
+    fn push(&mut self, name: &str, value: &str) {
+        self.0.push(if self.0.contains('?') { '&' } else { '?' });
+        self.0.push_str(name);
+        self.0.push('=');
+        self.0.extend(utf8_percent_encode(value, QUERY_VALUE));
+    }
+
+    /// An optional parameter: left out when absent or blank, else checked by `check` and
+    /// appended.
+    fn optional(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        check: impl FnOnce(&str) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        match value {
+            Some(v) if !v.trim_ascii().is_empty() => {
+                check(v)?;
+                self.push(name, v);
+                Ok(())
+            }
+            _ => Ok(()),
         }
     }
 }
 
-/// The link's query parameters, in order: the first four are required; the last two are
-/// booleans (`"true"` / `"false"`).
-pub const PARAMS: [&str; 12] = [
-    "key",
-    "paymentType",
-    "coin",
-    "network",
-    "address",
-    "amount",
-    "reference",
-    "redirectUrl",
-    "currency",
-    "phone",
-    "hideAddress",
-    "isWalletContext",
-];
-
-/// Starts a link: checks `rampUrl` — an absolute URL without credentials, query or
-/// fragment, `https`, or `http` for `localhost` / `127.0.0.1` (any port) — and returns it as
-/// the buffer [`append`] adds to.
-pub fn begin(ramp_url: &str) -> Result<String, Error> {
+/// Checks `rampUrl` — an absolute URL without credentials, query or fragment, `https`, or
+/// `http` for `localhost` / `127.0.0.1` (any port).
+fn check_ramp_url(ramp_url: &str) -> Result<(), Error> {
     const FIELD: &str = "rampUrl";
     check_absolute_url(FIELD, ramp_url, false)?;
     if let Some(rest) = strip_prefix_ci(ramp_url, "http://") {
@@ -206,83 +210,70 @@ pub fn begin(ramp_url: &str) -> Result<String, Error> {
             ));
         }
     }
-    let mut url = String::with_capacity(ramp_url.len() + 160);
-    url.push_str(ramp_url);
-    Ok(url)
-}
-
-/// Checks parameter `PARAMS[index]` and, when it has a value, appends `&name=value` (or
-/// `?name=value` for `key`, the first) to `url`, the value percent-encoded. `None` or empty:
-/// refused for the four required parameters, left out for the others. Call it for every
-/// index in order.
-pub fn append(url: &mut String, index: usize, value: Option<&str>) -> Result<(), Error> {
-    let name = PARAMS.get(index).copied().unwrap_or("");
-    let value = value.unwrap_or("");
-    let message = match index {
-        0 if classify(value) != KeyKind::Public => {
-            "key must be the public key (PUBK_): a link leaks its key to every log and history"
-        }
-        1 if !matches!(value, "deposit" | "withdrawal") => {
-            "paymentType must be \"deposit\" or \"withdrawal\""
-        }
-        2 | 3 => return inputs::non_empty(name, value).map(|()| push_param(url, index, value)),
-        _ if value.trim_ascii().is_empty() => return Ok(()),
-        5 if !amount::is_positive(value) => "amount must be a positive decimal such as \"25.00\"",
-        8 if value.len() != 3 || !value.bytes().all(|b| b.is_ascii_alphabetic()) => {
-            "currency must be a 3-letter ISO 4217 code"
-        }
-        7 => return check_absolute_url(name, value, true).map(|()| push_param(url, index, value)),
-        _ => {
-            push_param(
-                url,
-                index,
-                if index == 0 {
-                    value.trim_ascii()
-                } else {
-                    value
-                },
-            );
-            return Ok(());
-        }
-    };
-    Err(Error::invalid(name, message))
-}
-
-fn push_param(url: &mut String, index: usize, value: &str) {
-    url.push(if index == 0 { '?' } else { '&' });
-    url.push_str(PARAMS.get(index).copied().unwrap_or(""));
-    url.push('=');
-    percent_encode_into(url, value);
+    Ok(())
 }
 
 /// The hosted onchain ramp link: `rampUrl` with `key`, `paymentType`, `coin`, `network` and
-/// the optional parameters appended in that order ([`PARAMS`]), every value percent-encoded,
-/// booleans as `true`/`false`. Refused (`invalid_input`, `field` naming the option): a
-/// `rampUrl` that is not absolute `https` (`http` only for localhost), a key that is not
-/// public, a `paymentType` other than `deposit`/`withdrawal`, an empty `coin` or `network`,
-/// an `amount` that is not a positive decimal, a `currency` that is not 3 letters, a
-/// `redirectUrl` that is not absolute `http(s)`.
+/// the optional parameters appended in that order (`address`, `amount`, `reference`,
+/// `redirectUrl`, `currency`, `phone`, `hideAddress`, `isWalletContext`), every value
+/// percent-encoded, booleans as `true`/`false`, blank optional ones left out. Refused
+/// (`invalid_input`, `field` naming the option): a `rampUrl` that is not absolute `https`
+/// (`http` only for localhost), a key that is not public, a `paymentType` other than
+/// `deposit`/`withdrawal`, an empty `coin` or `network`, an `amount` that is not a positive
+/// decimal, a `currency` that is not 3 letters, a `redirectUrl` that is not absolute
+/// `http(s)`.
 pub fn onchain_ramp_url(o: &OnchainRampOptions) -> Result<String, Error> {
-    let mut url = begin(&o.ramp_url)?;
-    let flag = |b: Option<bool>| b.map(|b| if b { "true" } else { "false" });
-    let values = [
-        Some(o.key.as_str()),
-        Some(o.payment_type.as_str()),
-        Some(o.coin.as_str()),
-        Some(o.network.as_str()),
-        o.address.as_deref(),
-        o.amount.as_deref(),
-        o.reference.as_deref(),
-        o.redirect_url.as_deref(),
-        o.currency.as_deref(),
-        o.phone.as_deref(),
-        flag(o.hide_address),
-        flag(o.is_wallet_context),
-    ];
-    for (index, value) in values.into_iter().enumerate() {
-        append(&mut url, index, value)?;
+    check_ramp_url(&o.ramp_url)?;
+    let mut link = Link(o.ramp_url.clone());
+    if classify(&o.key) != KeyKind::Public {
+        return Err(Error::invalid(
+            "key",
+            "key must be the public key (PUBK_): a link leaks its key to every log and history",
+        ));
     }
-    Ok(url)
+    link.push("key", o.key.trim_ascii());
+    if !matches!(o.payment_type.as_str(), "deposit" | "withdrawal") {
+        return Err(Error::invalid(
+            "paymentType",
+            "paymentType must be \"deposit\" or \"withdrawal\"",
+        ));
+    }
+    link.push("paymentType", &o.payment_type);
+    for (name, value) in [("coin", &o.coin), ("network", &o.network)] {
+        inputs::non_empty(name, value)?;
+        link.push(name, value);
+    }
+    let any = |_: &str| Ok(());
+    link.optional("address", o.address.as_deref(), any)?;
+    link.optional("amount", o.amount.as_deref(), |v| {
+        if amount::is_positive(v) {
+            Ok(())
+        } else {
+            Err(Error::invalid(
+                "amount",
+                "amount must be a positive decimal such as \"25.00\"",
+            ))
+        }
+    })?;
+    link.optional("reference", o.reference.as_deref(), any)?;
+    link.optional("redirectUrl", o.redirect_url.as_deref(), |v| {
+        check_absolute_url("redirectUrl", v, true)
+    })?;
+    link.optional("currency", o.currency.as_deref(), |v| {
+        if v.len() == 3 && v.bytes().all(|b| b.is_ascii_alphabetic()) {
+            Ok(())
+        } else {
+            Err(Error::invalid(
+                "currency",
+                "currency must be a 3-letter ISO 4217 code",
+            ))
+        }
+    })?;
+    link.optional("phone", o.phone.as_deref(), any)?;
+    let flag = |b: Option<bool>| b.map(|b| if b { "true" } else { "false" });
+    link.optional("hideAddress", flag(o.hide_address), any)?;
+    link.optional("isWalletContext", flag(o.is_wallet_context), any)?;
+    Ok(link.0)
 }
 
 /// Checks a listener's `allowedOrigin`: an origin exactly as `MessageEvent.origin` reports

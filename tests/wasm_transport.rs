@@ -84,7 +84,8 @@ async fn each_call_carries_its_own_url_headers_and_body() {
         ("x-trace", "on"),
         ("e", "x"),
     ]);
-    let calls: [(&str, &[(String, String)], &str); 6] = [
+    type Headers = [(String, String)];
+    let calls: [(&str, &Headers, &str); 6] = [
         ("https://a.test/graphql", &a, r#"{"n":1}"#),
         ("https://a.test/graphql", &a, r#"{"n":2}"#),
         ("https://a.test/graphql", &b, r#"{"n":3}"#),

@@ -432,20 +432,28 @@ pub fn reconcile_args(
     Ok((id, order_id, field_options(options)?))
 }
 
-/// The onchain ramp link from `OnchainRampOptions`, read and checked parameter by
-/// parameter by the core (`ramp::begin`, `ramp::append`).
+/// The onchain ramp link from `OnchainRampOptions`: each option read (a string, or for
+/// `hideAddress` and `isWalletContext` a boolean), then checked by the core
+/// ([`crate::ramp::onchain_ramp_url`]).
 pub fn ramp_url(value: &JsValue) -> Result<String, Error> {
-    let o = options_object(value, "options")?.unwrap_or(JsValue::UNDEFINED);
-    let mut url = crate::ramp::begin(&string(&o, "rampUrl", "rampUrl")?.unwrap_or_default())?;
-    for (index, name) in crate::ramp::PARAMS.iter().enumerate() {
-        let value = if index < 10 {
-            string(&o, name, name)?
-        } else {
-            boolean(&o, name)?.map(|b| if b { "true" } else { "false" }.to_owned())
-        };
-        crate::ramp::append(&mut url, index, value.as_deref())?;
-    }
-    Ok(url)
+    let o = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
+    let text = |name: &str| string(&o, name, name);
+    let options = crate::ramp::OnchainRampOptions {
+        ramp_url: text("rampUrl")?.unwrap_or_default(),
+        key: text("key")?.unwrap_or_default(),
+        payment_type: text("paymentType")?.unwrap_or_default(),
+        coin: text("coin")?.unwrap_or_default(),
+        network: text("network")?.unwrap_or_default(),
+        address: text("address")?,
+        amount: text("amount")?,
+        reference: text("reference")?,
+        redirect_url: text("redirectUrl")?,
+        currency: text("currency")?,
+        phone: text("phone")?,
+        hide_address: boolean(&o, "hideAddress")?,
+        is_wallet_context: boolean(&o, "isWalletContext")?,
+    };
+    crate::ramp::onchain_ramp_url(&options)
 }
 
 /// Checks `listenForRampEvents`' options (`allowedOrigin`, `onCryptoRequested`, `target`)
