@@ -264,3 +264,11 @@ if (typeof dispose === "symbol") {
     Object.defineProperty(C.prototype, dispose, { value: C.prototype.free, writable: true, configurable: true });
   }
 }
+
+// Every built-in operation has its method on its class: the method names come from the
+// declarations (src/operations.rs, generated into operations.ts), so tsc fails on these lines
+// when a declared operation has no method here.
+type Methods<M extends string> = { readonly [K in M]: (...args: never[]) => Promise<unknown> };
+type Assert<T extends true> = T;
+type EveryBotMethod = Assert<BotClient extends Methods<BotMethod> ? true : false>;
+type EveryMerchantMethod = Assert<MerchantClient extends Methods<MerchantMethod> ? true : false>;
