@@ -58,22 +58,6 @@ if [ "$opt" = 1 ]; then
   done
 fi
 
-# Give the browser module's imports, exports and import module short names (wasm-bindgen's
-# carry incompressible hashes, in both the .wasm and the glue): binaryen renames them in the
-# .wasm and prints the mapping, which esbuild applies to the glue as it bundles index.js
-# (--mangle-props with the mangle cache scripts/mangle-cache.mjs writes from the mapping). A
-# separate wasm-opt run: under --converge the pass would run (and print a mapping) more than once.
-mangle=()
-if [ "$opt" = 1 ]; then
-  w=pkg/web/${name}_bg.wasm
-  mkdir -p target
-  "$wasm_opt" "${features[@]}" --minify-imports-and-exports-and-modules "$w" -o "$w.min" \
-    >target/minify-imports-map.json
-  mv "$w.min" "$w"
-  props="$(node scripts/mangle-cache.mjs target/minify-imports-map.json "$w" "$glue/$name.js" pkg-template/src target/mangle-cache.json)"
-  mangle=(--mangle-props="$props" --mangle-quoted=true --mangle-cache=target/mangle-cache.json)
-fi
-
 # JavaScript snippets (`#[wasm_bindgen(module = ...)]`, e.g. src/transport/send.js, the Rust
 # API's transport): the npm build's glue must not need one (the shell does the I/O), and one
 # nothing requires is not shipped.
@@ -132,9 +116,8 @@ REPOSITORY="$repository" node -e '
 # gzip stream). wasm-load-error.js, the diagnosis of a failed load, stays a separate file that
 # index.js imports only after a failure.
 minify=(); [ "$opt" = 1 ] && minify=(--minify)
-"$esbuild" pkg-template/src/index.ts --bundle --format=esm "${minify[@]}" "${mangle[@]}" --log-level=warning \
+"$esbuild" pkg-template/src/index.ts --bundle --format=esm "${minify[@]}" --log-level=warning \
   --external:./wasm-load-error.js --outfile=pkg/index.js
-[ "$opt" = 0 ] || node scripts/mangle-cache.mjs --check target/mangle-cache.json pkg/index.js
 "$esbuild" pkg-template/src/wasm-load-error.ts --format=esm "${minify[@]}" --log-level=warning \
   --outfile=pkg/wasm-load-error.js
 # Node: CommonJS, requiring the Node glue beside it (node/settlement_wasm.js, instantiated on

@@ -429,6 +429,13 @@ pub fn reconcile_args(
             .flatten())
     };
     let (id, order_id) = (member("id")?, member("orderId")?);
+    // A getter or trap that throws while the options are read is the options' fault (the
+    // values read are then checked as `orders()` checks them, naming `fields` or `signal`).
+    if let Some(o) = options_object(options, "options")? {
+        for key in ["fields", "signal"] {
+            get(&o, key, "options")?;
+        }
+    }
     Ok((id, order_id, field_options(options)?))
 }
 
