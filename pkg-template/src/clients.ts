@@ -138,52 +138,108 @@ export class BotClient {
     }
   }
 
-  /** The agent's profile (default: every field but `apiKey`); see `ProfileOptions`. */
+  /**
+   * The agent's profile: balances, margins, rates and counters. The default selection is every
+   * `AgentProfile` field but `apiKey` (the agent's own key is never read unless asked for by
+   * name in `fields`). Retried after network errors, timeouts, 429 and 502–504 (see
+   * `BotClientOptions`). Rejects with a `SettlementError`: `invalid_input` for bad `fields`
+   * before any request, `unauthorized` for a key the service refuses.
+   *
+   * @example
+   * const { accountBalance, escrowBalance } = await bot.profile({ fields: ["accountBalance", "escrowBalance"] });
+   */
   profile(options?: ProfileOptions): Promise<AgentProfile> {
     return BotClient.#call(this, "profile", undefined, options);
   }
 
-  /** One page of the order history; see `OrderHistoryOptions`. */
+  /**
+   * One page of the order history, newest first: `{ data, pagination: { page, perPage, total } }`.
+   * `page` is required (from 1); `filter` narrows by `orderId`, `status`, `dateFrom`/`dateTo`
+   * (`YYYY-MM-DD` or a `Date`) and `paymentMethod`, all together. Every option is checked
+   * before the request (`invalid_input` naming it); see `OrderHistoryOptions`. To walk every
+   * page, use `orders()`.
+   *
+   * @example
+   * const page = await bot.orderHistory({ page: 1, perPage: 25, filter: { status: "completed" } });
+   */
   orderHistory(options: OrderHistoryOptions): Promise<OrderHistoryPage> {
     return BotClient.#call(this, "orderHistory", undefined, options);
   }
 
-  /** Withdrawal information for a coin such as `"USDC"`, or `null` when unknown. */
+  /**
+   * Withdrawal information for a coin such as `"USDC"` (its name, icon, networks and the
+   * address and memo patterns), or `null` when the service does not know the symbol. The
+   * symbol is trimmed and must not be empty (`invalid_input`, field `symbol`).
+   */
   withdrawalInfo(symbol: string, options?: WithdrawalInfoOptions): Promise<WithdrawalInfo | null> {
     return BotClient.#call(this, "withdrawalInfo", symbol, options);
   }
 
-  /** Accepts a pending withdrawal (by the order's `id`); sent once, never retried. */
+  /**
+   * Accepts a pending withdrawal: the order moves from `pending` to `picked_up`. `p2pPayment`
+   * is the order's `id` (not its `orderId`). Sent once, never retried: when the answer is lost
+   * (network error, timeout, or an abort after it was sent) it rejects with `outcome_unknown`,
+   * and `reconcile(order)` tells whether it took effect.
+   */
   acceptWithdrawal(p2pPayment: string, options?: RequestOptions): Promise<boolean> {
     return BotClient.#call(this, "acceptWithdrawal", p2pPayment, options);
   }
 
-  /** Cancels a withdrawal (by the order's `id`); sent once, never retried. */
+  /**
+   * Cancels a withdrawal (`pending` or `picked_up` → `canceled`), by the order's `id`. Sent
+   * once, never retried; a lost answer is `outcome_unknown` (see `acceptWithdrawal`).
+   */
   cancelWithdrawal(p2pPayment: string, options?: RequestOptions): Promise<boolean> {
     return BotClient.#call(this, "cancelWithdrawal", p2pPayment, options);
   }
 
-  /** Confirms a deposit's fiat arrived (by the order's `id`); sent once, never retried. */
+  /**
+   * Confirms that a deposit's fiat arrived (→ `completed`), by the order's `id`. Sent once,
+   * never retried; a lost answer is `outcome_unknown` (see `acceptWithdrawal`).
+   */
   markDepositAsReceived(p2pPayment: string, options?: RequestOptions): Promise<boolean> {
     return BotClient.#call(this, "markDepositAsReceived", p2pPayment, options);
   }
 
-  /** Records that an accepted withdrawal was paid; see `MarkWithdrawalAsPaidOptions`. */
+  /**
+   * Records that an accepted withdrawal was paid (`picked_up` → `paid`): `p2pPayment` (the
+   * order's `id`), the `paymentMethod` it was paid with, and an optional `receipt` URL
+   * (absolute `https:`). Unknown option names are refused. Sent once, never retried; see
+   * `MarkWithdrawalAsPaidOptions`.
+   */
   markWithdrawalAsPaid(options: MarkWithdrawalAsPaidOptions): Promise<boolean> {
     return BotClient.#call(this, "markWithdrawalAsPaid", undefined, options);
   }
 
-  /** Sets rates and margins (at least one); see `UpdateRatesOptions`. */
+  /**
+   * Sets the agent's deposit and withdrawal rates and margins: at least one of
+   * `depositRate`, `depositMargin`, `withdrawalRate`, `withdrawalMargin`, each decimal text
+   * such as `"1540.50"` (never a float). Unknown option names are refused (a misspelt rate is
+   * never silently skipped). Sent once, never retried; see `UpdateRatesOptions`.
+   */
   updateRates(options: UpdateRatesOptions): Promise<boolean> {
     return BotClient.#call(this, "updateRates", undefined, options);
   }
 
-  /** Sets one payment method's liquidity; see `UpdatePaymentMethodLiquidityOptions`. */
+  /**
+   * Sets the local currency available on one payment method: exactly one of `paymentMethod`
+   * (its id) and `paymentMethodType`, and `amountLocal` (decimal text). Resolves with the
+   * updated `P2PPaymentMethod`. Sent once, never retried; see
+   * `UpdatePaymentMethodLiquidityOptions`.
+   */
   updatePaymentMethodLiquidity(options: UpdatePaymentMethodLiquidityOptions): Promise<P2PPaymentMethod> {
     return BotClient.#call(this, "updatePaymentMethodLiquidity", undefined, options);
   }
 
-  /** Any other operation's `data`; retried only if every operation in it is a query. */
+  /**
+   * Any other operation of the bot endpoint: resolves with the response's whole `data`.
+   * `variables` must be a plain object that JSON can represent; every value travels there,
+   * never in the document. Retried like the built-in queries only when every operation in
+   * `document` is a query; a mutation is sent once.
+   *
+   * @example
+   * const data = await bot.request("query Q($id: ID!) { order(id: $id) { id status } }", { id });
+   */
   request(document: string, variables?: GraphQLVariables | null, options?: RequestOptions): Promise<{ [field: string]: unknown }> {
     return BotClient.#send(this, (core) => core.request(document, variables, options));
   }
@@ -220,7 +276,10 @@ export class MerchantClient {
     client.free();
   }
 
-  /** The merchant account; needs the secret key (a public key gets `forbidden`). */
+  /**
+   * The merchant account (`id`, `accountBalance`, `depositAddress`). Needs the secret key, so
+   * it belongs on a server: the service answers a public key with `forbidden`.
+   */
   account(options?: MerchantCallOptions): Promise<Account> {
     return MerchantClient.#call(this, "account", undefined, options);
   }
@@ -230,12 +289,18 @@ export class MerchantClient {
     return MerchantClient.#call(this, "availableCountries", undefined, options);
   }
 
-  /** The P2P payment methods of a country (`countryId`: a `Country.id`). */
+  /**
+   * The P2P payment methods of a country, with the fields each one asks for. `countryId` is a
+   * `Country.id` from `availableCountries()` (trimmed, not empty).
+   */
   paymentMethodTypes(countryId: string, options?: MerchantCallOptions): Promise<PaymentMethodType[]> {
     return MerchantClient.#call(this, "paymentMethodTypes", countryId, options);
   }
 
-  /** Indicative rates of a country (ISO 3166-1 alpha-2 code), or `null` when unknown. */
+  /**
+   * Indicative deposit and withdrawal rates of a country, or `null` when the service has none.
+   * `countryCode` is an ISO 3166-1 alpha-2 code (`"NG"`, any case; sent upper-case).
+   */
   marketRate(countryCode: string, options?: MerchantCallOptions): Promise<MarketRate | null> {
     return MerchantClient.#call(this, "marketRate", countryCode, options);
   }
@@ -250,7 +315,10 @@ export class MerchantClient {
     return MerchantClient.#call(this, "rampableAssets", undefined, options);
   }
 
-  /** A payment request by its exact reference, or `null` when unknown. */
+  /**
+   * A payment request by its exact `reference` (the merchant's own identifier, sent exactly
+   * as given), or `null` when the service does not know it.
+   */
   paymentRequest(reference: string, options?: MerchantCallOptions): Promise<PaymentRequest | null> {
     return MerchantClient.#call(this, "paymentRequest", reference, options);
   }
