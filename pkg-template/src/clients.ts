@@ -238,7 +238,7 @@ export class BotClient {
    * `document` is a query; a mutation is sent once.
    *
    * @example
-   * const data = await bot.request("query Q($id: ID!) { order(id: $id) { id status } }", { id });
+   * const data = await bot.request("query W($s: String!) { withdrawalInfo(symbol: $s) { networks } }", { s: "USDC" });
    */
   request(document: string, variables?: GraphQLVariables | null, options?: RequestOptions): Promise<{ [field: string]: unknown }> {
     return BotClient.#send(this, (core) => core.request(document, variables, options));
