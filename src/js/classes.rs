@@ -14,12 +14,38 @@ use crate::operations::{self, Endpoint};
 use crate::pager::{PageQuery, SearchStep};
 use crate::transport::Signal;
 
+/// A client's validated configuration, with the parts of its requests that JavaScript reads:
+/// the endpoint URL and the headers object, made once with the client.
+struct Settings {
+    config: Config,
+    url: JsValue,
+    headers: JsValue,
+}
+
+impl Settings {
+    fn new(config: Config) -> Settings {
+        let values: Vec<(&str, JsValue)> = config
+            .headers()
+            .iter()
+            .map(|(name, value)| (name.as_str(), JsValue::from_str(value)))
+            .collect();
+        let members: Vec<(&str, &JsValue)> = values.iter().map(|(n, v)| (*n, v)).collect();
+        let headers = object(&members);
+        let url = JsValue::from_str(config.endpoint());
+        Settings {
+            config,
+            url,
+            headers,
+        }
+    }
+}
+
 /// One client's validated configuration (`BotClient` and `MerchantClient` each hold one):
 /// where every call of the client starts.
 #[wasm_bindgen]
 pub struct Core {
     endpoint: Endpoint,
-    config: Rc<Config>,
+    settings: Rc<Settings>,
     fetch: Option<Function>,
 }
 
@@ -45,7 +71,7 @@ impl Core {
             .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))?;
         Ok(Core {
             endpoint,
-            config: Rc::new(config),
+            settings: Rc::new(Settings::new(config)),
             fetch,
         })
     }
@@ -113,20 +139,20 @@ impl Core {
     fn call(&self, call: Result<PreparedCall, Error>) -> Result<Call, JsValue> {
         match call {
             Ok(call) => Ok(Call {
-                config: Rc::clone(&self.config),
+                settings: Rc::clone(&self.settings),
                 call,
             }),
-            Err(e) => Err(error::to_js(&self.config.redact(e))),
+            Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
         }
     }
 
     fn search(&self, search: Result<crate::pager::Search, Error>) -> Result<Search, JsValue> {
         match search {
             Ok(search) => Ok(Search {
-                config: Rc::clone(&self.config),
+                settings: Rc::clone(&self.settings),
                 search,
             }),
-            Err(e) => Err(error::to_js(&self.config.redact(e))),
+            Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
         }
     }
 }
@@ -135,29 +161,23 @@ impl Core {
 /// each attempt.
 #[wasm_bindgen(js_name = PreparedCall)]
 pub struct Call {
-    config: Rc<Config>,
+    settings: Rc<Settings>,
     call: PreparedCall,
 }
 
 #[wasm_bindgen(js_class = PreparedCall)]
 impl Call {
     /// The endpoint URL.
-    #[wasm_bindgen(getter)]
-    pub fn url(&self) -> String {
-        self.config.endpoint().to_owned()
+    #[wasm_bindgen(getter, unchecked_return_type = "string")]
+    pub fn url(&self) -> JsValue {
+        self.settings.url.clone()
     }
 
-    /// Every header, `Content-Type` and `Authorization` included, as a plain object.
-    #[wasm_bindgen(getter, unchecked_return_type = "Record<string, string>")]
+    /// Every header, `Content-Type` and `Authorization` included, as a plain object (the
+    /// client's own: read it, do not change it).
+    #[wasm_bindgen(getter, unchecked_return_type = "Readonly<Record<string, string>>")]
     pub fn headers(&self) -> JsValue {
-        let values: Vec<(&str, JsValue)> = self
-            .config
-            .headers()
-            .iter()
-            .map(|(name, value)| (name.as_str(), JsValue::from_str(value)))
-            .collect();
-        let members: Vec<(&str, &JsValue)> = values.iter().map(|(n, v)| (*n, v)).collect();
-        object(&members)
+        self.settings.headers.clone()
     }
 
     /// The JSON body.
@@ -169,7 +189,7 @@ impl Call {
     /// The time allowed for each attempt (response headers and body), in ms.
     #[wasm_bindgen(getter, js_name = timeoutMs)]
     pub fn timeout_ms(&self) -> u32 {
-        self.config.timeout_ms()
+        self.settings.config.timeout_ms()
     }
 
     /// The caller's `AbortSignal`, if any.
@@ -205,7 +225,7 @@ impl Call {
             random: js_sys::Math::random(),
         };
         let kind = |k: &str| JsValue::from_str(k);
-        match self.call.decide(&self.config, attempt) {
+        match self.call.decide(&self.settings.config, attempt) {
             Next::Done(success) => object(&[("kind", &kind("done")), ("value", &success.value)]),
             Next::Fail(e) => object(&[("kind", &kind("fail")), ("error", &error::to_js(&e))]),
             Next::Retry(ms) => object(&[
@@ -219,7 +239,7 @@ impl Call {
 /// `orders()` or `reconcile`: the core's order search (see [`crate::pager::Search`]).
 #[wasm_bindgen(js_name = OrderSearch)]
 pub struct Search {
-    config: Rc<Config>,
+    settings: Rc<Settings>,
     search: crate::pager::Search,
 }
 
@@ -234,14 +254,14 @@ impl Search {
             Ok(SearchStep::Row(row)) => Ok(object(&[("kind", &kind("row")), ("row", &row)])),
             Ok(SearchStep::Fetch(call)) => {
                 let call: JsValue = Call {
-                    config: Rc::clone(&self.config),
+                    settings: Rc::clone(&self.settings),
                     call,
                 }
                 .into();
                 Ok(object(&[("kind", &kind("fetch")), ("call", &call)]))
             }
             Ok(SearchStep::Done) => Ok(object(&[("kind", &kind("done"))])),
-            Err(e) => Err(error::to_js(&self.config.redact(e))),
+            Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
         }
     }
 
