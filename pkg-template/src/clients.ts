@@ -79,9 +79,19 @@ class Client {
   }
 }
 
-/** A call refused before it starts: the promise every method returns, rejected. */
-function refused(what: string): Promise<never> {
-  return Promise.reject(notLive(what));
+/**
+ * The call `prepare` makes on `client`'s Core, run to its end; `client` is undefined when the
+ * method was called on something that is not a `what`: then it rejects (`invalid_input`,
+ * field `this`), as it does for a refused call.
+ */
+function send<T>(client: Client | undefined, what: string, prepare: (core: Core) => PreparedCall): Promise<T> {
+  return client ? client.send<T>(prepare) : Promise.reject(notLive(what));
+}
+
+/** `client.free()`; `invalid_input` (field `this`) when `client` is undefined (not a `what`). */
+function free(client: Client | undefined, what: string): void {
+  if (!client) throw notLive(what);
+  client.free();
 }
 
 /** Client of the bot (agent) endpoint; every method rejects with a `SettlementError`. */
@@ -98,21 +108,14 @@ export class BotClient {
     return typeof self === "object" && self !== null && #client in self ? self.#client : undefined;
   }
 
-  /** The call `prepare` makes on `self`'s Core. */
-  static #send<T>(self: unknown, prepare: (core: Core) => PreparedCall): Promise<T> {
-    return BotClient.#of(self)?.send<T>(prepare) ?? refused("BotClient");
-  }
-
   /** The call of `method` (its operation's argument, if it takes one, and options) on `self`'s Core. */
   static #call<T>(self: unknown, method: BotMethod, argument: unknown, options: unknown): Promise<T> {
-    return BotClient.#send<T>(self, (core) => core.prepare(method, argument, options));
+    return send<T>(BotClient.#of(self), "BotClient", (core) => core.prepare(method, argument, options));
   }
 
   /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
   free(): void {
-    const client = BotClient.#of(this);
-    if (!client) throw notLive("BotClient");
-    client.free();
+    free(BotClient.#of(this), "BotClient");
   }
 
   /** Every matching order, page by page, for `for await`; throws on invalid options. */
@@ -130,7 +133,7 @@ export class BotClient {
    */
   reconcile(order: Pick<P2PPayment, "id" | "orderId">, options?: ReconcileOptions): Promise<P2PPayment | null> {
     const client = BotClient.#of(this);
-    if (!client) return refused("BotClient");
+    if (!client) return Promise.reject(notLive("BotClient"));
     try {
       return first(client.search((core) => core.reconcile(order, options)));
     } catch (e) {
@@ -241,7 +244,7 @@ export class BotClient {
    * const data = await bot.request("query W($s: String!) { withdrawalInfo(symbol: $s) { networks } }", { s: "USDC" });
    */
   request(document: string, variables?: GraphQLVariables | null, options?: RequestOptions): Promise<{ [field: string]: unknown }> {
-    return BotClient.#send(this, (core) => core.request(document, variables, options));
+    return send(BotClient.#of(this), "BotClient", (core) => core.request(document, variables, options));
   }
 }
 
@@ -259,21 +262,14 @@ export class MerchantClient {
     return typeof self === "object" && self !== null && #client in self ? self.#client : undefined;
   }
 
-  /** The call `prepare` makes on `self`'s Core. */
-  static #send<T>(self: unknown, prepare: (core: Core) => PreparedCall): Promise<T> {
-    return MerchantClient.#of(self)?.send<T>(prepare) ?? refused("MerchantClient");
-  }
-
   /** The call of `method` (its operation's argument, if it takes one, and options) on `self`'s Core. */
   static #call<T>(self: unknown, method: MerchantMethod, argument: unknown, options: unknown): Promise<T> {
-    return MerchantClient.#send<T>(self, (core) => core.prepare(method, argument, options));
+    return send<T>(MerchantClient.#of(self), "MerchantClient", (core) => core.prepare(method, argument, options));
   }
 
   /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
   free(): void {
-    const client = MerchantClient.#of(this);
-    if (!client) throw notLive("MerchantClient");
-    client.free();
+    free(MerchantClient.#of(this), "MerchantClient");
   }
 
   /**
