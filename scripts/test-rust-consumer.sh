@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A Rust crate that depends on settlement-wasm (tests/rust-consumer: default features, its own
 # #[wasm_bindgen] function and #[global_allocator]) gets a plain library: no export of the npm
-# layer (feature `npm`: src/js's `__Client`, `__fn`, their class methods) in its module or its
+# layer (feature `npm`: src/js's `Core`, `PreparedCall`, `OrderSearch` and functions) in its module or its
 # wasm-bindgen JS. Builds it for wasm32 in release, runs wasm-bindgen --target nodejs, prints
 # the export lists and fails on any export that is not the consumer's own function, `memory`,
 # or a wasm-bindgen/linker helper. The consumer's allocator checks the other half: a second
