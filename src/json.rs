@@ -144,6 +144,15 @@ pub(crate) mod js_impl {
         Reflect::get(target, key)
     }
 
+    /// `target[key]`, catching; `undefined` when `target` is not an object or the read throws
+    /// (the caller's objects may have throwing getters).
+    pub fn member_or_undefined(target: &JsValue, key: &str) -> JsValue {
+        if !target.is_object() {
+            return JsValue::UNDEFINED;
+        }
+        read(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
+
     /// `value.length` as a number.
     pub fn length(value: &JsValue) -> Result<f64, JsValue> {
         read(value, &JsValue::from_str("length")).map(|n| n.as_f64().unwrap_or(0.0))

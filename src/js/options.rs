@@ -62,15 +62,6 @@ fn unreadable(field: &str) -> Error {
     invalid(field, " could not be read (a getter or Proxy trap threw)")
 }
 
-/// `obj[key]` (a catching `Reflect.get`); `undefined` when `obj` is not an object or the
-/// read throws. For the shell's own objects (an attempt's outcome, an error it caught).
-pub fn member(obj: &JsValue, key: &str) -> JsValue {
-    if !obj.is_object() {
-        return JsValue::UNDEFINED;
-    }
-    js::read(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
 /// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
 fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
     js::read(obj, &JsValue::from_str(key))
@@ -342,7 +333,9 @@ pub fn check_client(
     options: &JsValue,
     endpoint: Endpoint,
 ) -> Result<(), Error> {
-    if fetch.is_none() && !member(&crate::transport::global(), "fetch").is_function() {
+    if fetch.is_none()
+        && !js::member_or_undefined(&crate::transport::global(), "fetch").is_function()
+    {
         return Err(Error::invalid(
             "fetch",
             "fetch: no global fetch in this environment; pass a fetch implementation",

@@ -48,14 +48,7 @@ pub fn global() -> JsValue {
     js_sys::global().into()
 }
 
-/// `target[key]`, catching (the caller's objects may have throwing getters); `undefined`
-/// when `target` is not an object or the read throws.
-fn member(target: &JsValue, key: &str) -> JsValue {
-    if !target.is_object() {
-        return JsValue::UNDEFINED;
-    }
-    crate::json::js_impl::read(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
+use crate::json::js_impl::member_or_undefined as member;
 
 /// Whether this runs where page visitors can read a client's key: a `window`, `document` or
 /// `WorkerGlobalScope` global (looked up on every call). By name, not by `instanceof
