@@ -1,7 +1,8 @@
 // The one driver of every call: it asks the Rust core what to do and does the I/O. Which
 // outcome is a value, an error or a retry, how long to wait before it, and what an abort means
 // (`aborted` before the request was sent, `outcome_unknown` for a mutation after) are the
-// core's decisions (`PreparedCall.start` and `PreparedCall.decide`).
+// core's decisions (`PreparedCall.start` and `PreparedCall.decide`, which throw the error a
+// call ends with).
 import type { PreparedCall } from "./glue/settlement_wasm.js";
 import { fromGlue } from "./errors.js";
 import { attempt, isAborted, sleep } from "./transport.js";
@@ -20,12 +21,10 @@ export async function run(fetchImpl: Function | undefined, call: PreparedCall): 
     const signal = call.signal;
     let aborted = isAborted(signal);
     for (let n = 0; ; n++) {
-      const refused = call.start(aborted);
-      if (refused) throw refused;
+      call.start(aborted);
       const outcome = await attempt(fetchImpl, call);
       const decision = call.decide(n, outcome, isAborted(signal));
       if (decision.kind === "done") return decision.value;
-      if (decision.kind === "fail") throw decision.error;
       aborted = !(await sleep(decision.delayMs, signal)) || isAborted(signal);
     }
   } catch (e) {

@@ -1,5 +1,13 @@
 //! The exported classes: [`Core`] (a client's configuration), [`Call`] (one call) and
 //! [`Search`] (`orders()` and `reconcile`).
+//!
+//! An export that runs JavaScript while it works (reading a caller's value, building an
+//! error) returns a `Result`, never exactly one JavaScript value. Node 20's V8 inlines a
+//! wasm call whose only result is a JavaScript value into the optimized function that makes
+//! it, and aborts the whole process ("Fatal error … unreachable code" in its deoptimizer)
+//! when that function is deoptimized while the call runs: a caller's error object read by
+//! `decide` was enough. A `Result` is several wasm results, which V8 does not inline. The
+//! getters return one value: they run no JavaScript.
 
 use std::rc::Rc;
 
@@ -198,25 +206,24 @@ impl Call {
         self.call.signal().cloned()
     }
 
-    /// Before each attempt: the error to reject with when the caller's signal is `aborted`
-    /// (an abort before sending is `aborted`, a mutation's too), else `undefined`.
-    #[wasm_bindgen(unchecked_return_type = "Error | undefined")]
-    pub fn start(&self, aborted: bool) -> JsValue {
-        match self.call.before_attempt(aborted) {
-            Ok(()) => JsValue::UNDEFINED,
-            Err(e) => error::to_js(&e),
-        }
+    /// Before each attempt: throws the error to reject with when the caller's signal is
+    /// `aborted` (an abort before sending is `aborted`, a mutation's too).
+    pub fn start(&self, aborted: bool) -> Result<(), JsValue> {
+        self.call
+            .before_attempt(aborted)
+            .map_err(|e| error::to_js(&e))
     }
 
     /// What follows attempt `attempt` (0 for the first) given its `outcome`; `aborted`:
-    /// whether the caller's signal is aborted now (an abort wins over the outcome).
+    /// whether the caller's signal is aborted now (an abort wins over the outcome). Returns
+    /// the value or a retry after a delay; throws the error the call ends with.
     #[wasm_bindgen(unchecked_return_type = "Decision")]
     pub fn decide(
         &self,
         attempt: u32,
         #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
         aborted: bool,
-    ) -> JsValue {
+    ) -> Result<JsValue, JsValue> {
         let attempt = Attempt {
             number: attempt,
             sent: crate::transport::outcome(&outcome),
@@ -226,12 +233,15 @@ impl Call {
         };
         let kind = |k: &str| JsValue::from_str(k);
         match self.call.decide(&self.settings.config, attempt) {
-            Next::Done(success) => object(&[("kind", &kind("done")), ("value", &success.value)]),
-            Next::Fail(e) => object(&[("kind", &kind("fail")), ("error", &error::to_js(&e))]),
-            Next::Retry(ms) => object(&[
+            Next::Done(success) => Ok(object(&[
+                ("kind", &kind("done")),
+                ("value", &success.value),
+            ])),
+            Next::Fail(e) => Err(error::to_js(&e)),
+            Next::Retry(ms) => Ok(object(&[
                 ("kind", &kind("retry")),
                 ("delayMs", &JsValue::from_f64(ms as f64)),
-            ]),
+            ])),
         }
     }
 }

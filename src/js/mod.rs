@@ -41,10 +41,9 @@ export type AttemptOutcome =
   | { kind: "aborted" }
   | { kind: "failed"; error: unknown };
 
-/** What follows an attempt: the value, the error to reject with, or a retry after a delay. */
+/** What follows an attempt: the value, or a retry after a delay (an error is thrown). */
 export type Decision =
   | { kind: "done"; value: any }
-  | { kind: "fail"; error: Error }
   | { kind: "retry"; delayMs: number };
 
 /** What an order search's driver does next: hand out a row, run a call and `receive` its value, or stop. */

@@ -116,21 +116,23 @@ fn decisions_have_named_members() {
         "body",
         &r#"{"data":{"profile":{"id":"a"}}}"#.into(),
     );
-    let done = call.decide(0, outcome.clone().into(), false);
+    let done = call.decide(0, outcome.clone().into(), false).unwrap();
     assert_eq!(get(&done, "kind").as_string().as_deref(), Some("done"));
     assert_eq!(
         get(&get(&done, "value"), "id").as_string().as_deref(),
         Some("a")
     );
-    let aborted = call.decide(0, outcome.into(), true);
-    assert_eq!(get(&aborted, "kind").as_string().as_deref(), Some("fail"));
-    let error = get(&aborted, "error");
+    let error = call.decide(0, outcome.into(), true).unwrap_err();
     assert_eq!(get(&error, "code").as_string().as_deref(), Some("aborted"));
     let timeout = Object::new();
     set(&timeout, "kind", &"timeout".into());
-    let retry = call.decide(0, timeout.into(), false);
+    let retry = call.decide(0, timeout.into(), false).unwrap();
     assert_eq!(get(&retry, "kind").as_string().as_deref(), Some("retry"));
     assert!(get(&retry, "delayMs").as_f64().is_some());
-    assert!(call.start(true).is_object());
-    assert!(call.start(false).is_undefined());
+    let refused = call.start(true).unwrap_err();
+    assert_eq!(
+        get(&refused, "code").as_string().as_deref(),
+        Some("aborted")
+    );
+    assert!(call.start(false).is_ok());
 }
