@@ -89,24 +89,24 @@ export type SettlementErrorConstructor = new (message: string, details: Settleme
 pub struct GraphqlError {
     /// The error's `message` (empty when the server sent none).
     pub message: String,
-    /// `path`, as sent.
+    /// `path`, as sent. (read it with [`GraphqlError::path`]).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "ReadonlyArray<string | number>")
     )]
-    pub path: Option<Json>,
-    /// `locations`, as sent.
+    pub(crate) path: Option<Json>,
+    /// `locations`, as sent. (read it with [`GraphqlError::locations`]).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "ReadonlyArray<GraphQLErrorLocation>")
     )]
-    pub locations: Option<Json>,
-    /// `extensions`, as sent.
+    pub(crate) locations: Option<Json>,
+    /// `extensions`, as sent. (read it with [`GraphqlError::extensions`]).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "{ [key: string]: unknown }")
     )]
-    pub extensions: Option<Json>,
+    pub(crate) extensions: Option<Json>,
 }
 
 /// Where a GraphQL error occurred in the document.
@@ -120,6 +120,21 @@ struct GraphqlErrorLocation {
 }
 
 impl GraphqlError {
+    /// `path`, as sent (e.g. `["orderHistory", "data", 0]`).
+    pub fn path(&self) -> Option<serde_json::Value> {
+        self.path.as_ref().and_then(crate::json::to_value_opt)
+    }
+
+    /// `locations`, as sent (e.g. `[{"line": 1, "column": 3}]`).
+    pub fn locations(&self) -> Option<serde_json::Value> {
+        self.locations.as_ref().and_then(crate::json::to_value_opt)
+    }
+
+    /// `extensions`, as sent (e.g. `{"code": "FORBIDDEN"}`).
+    pub fn extensions(&self) -> Option<serde_json::Value> {
+        self.extensions.as_ref().and_then(crate::json::to_value_opt)
+    }
+
     /// `extensions.code`, when it is a string.
     pub fn extension_code(&self) -> Option<String> {
         use crate::json::JsonValue;
@@ -174,9 +189,16 @@ pub struct ErrorDetails {
     /// when there is none.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "GraphQLErrorInfo[]"))]
     pub graphql_errors: Vec<GraphqlError>,
-    /// Partial `data` of a response that also had errors.
+    /// Partial `data` of a response that also had errors (read it with [`ErrorDetails::data`]).
     #[cfg_attr(feature = "typescript", tsify(optional, type = "unknown"))]
-    pub data: Option<Json>,
+    pub(crate) data: Option<Json>,
+}
+
+impl ErrorDetails {
+    /// Partial `data` of a response that also had errors, as JSON.
+    pub fn data(&self) -> Option<serde_json::Value> {
+        self.data.as_ref().and_then(crate::json::to_value_opt)
+    }
 }
 
 impl Error {

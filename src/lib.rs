@@ -101,5 +101,11 @@ pub use merchant::MerchantClient;
 pub use operations::{Operation, Value};
 pub use pager::{PageQuery, Search, SearchStep};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};
+#[cfg(all(feature = "reqwest", not(target_arch = "wasm32")))]
+pub use transport::ReqwestTransport;
+#[cfg(any(target_arch = "wasm32", all(feature = "reqwest", not(target_arch = "wasm32"))))]
+pub use transport::DefaultTransport;
+#[cfg(target_arch = "wasm32")]
+pub use transport::FetchTransport;
 pub use transport::{Signal, Transport};
 pub use types::*;

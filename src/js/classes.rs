@@ -202,8 +202,8 @@ impl Call {
 
     /// The caller's `AbortSignal`, if any.
     #[wasm_bindgen(getter)]
-    pub fn signal(&self) -> Option<Signal> {
-        self.call.signal().cloned()
+    pub fn signal(&self) -> Option<web_sys::AbortSignal> {
+        self.call.signal().and_then(Signal::as_web_sys).cloned()
     }
 
     /// Before each attempt: throws the error to reject with when the caller's signal is
