@@ -379,6 +379,12 @@ pub struct Orders<T: Transport> {
     search: Search,
 }
 
+impl<T: Transport> std::fmt::Debug for Orders<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Orders").finish_non_exhaustive()
+    }
+}
+
 impl<T: Transport> Orders<T> {
     /// The next order as JSON, `None` at the end. After an error the iteration is over.
     pub async fn next_json(&mut self) -> Result<Option<serde_json::Value>, Error> {
@@ -406,16 +412,22 @@ impl<T: Transport> Orders<T> {
     }
 
     /// The orders as a [`futures_core::Stream`] of results; it ends after the last order or
-    /// after the first error.
-    pub fn into_stream(self) -> impl futures_core::Stream<Item = Result<P2PPayment, Error>> {
-        futures_util::stream::unfold(Some(self), |state| async move {
-            let mut orders = state?;
-            match orders.next().await {
-                Ok(Some(order)) => Some((Ok(order), Some(orders))),
-                Ok(None) => None,
-                Err(e) => Some((Err(e), None)),
-            }
-        })
+    /// after the first error. Boxed, so it is `Unpin` (`stream.next().await` works as it
+    /// is); `Send` when the transport's futures are.
+    pub fn into_stream(
+        self,
+    ) -> std::pin::Pin<Box<impl futures_core::Stream<Item = Result<P2PPayment, Error>>>> {
+        Box::pin(futures_util::stream::unfold(
+            Some(self),
+            |state| async move {
+                let mut orders = state?;
+                match orders.next().await {
+                    Ok(Some(order)) => Some((Ok(order), Some(orders))),
+                    Ok(None) => None,
+                    Err(e) => Some((Err(e), None)),
+                }
+            },
+        ))
     }
 }
 

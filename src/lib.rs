@@ -55,24 +55,29 @@
 //!   (`Access-Control-Expose-Headers: Retry-After`); otherwise backoff applies.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod amount;
-pub mod bot;
-pub mod call;
-pub mod config;
-pub mod error;
-pub mod graphql;
-pub mod inputs;
-pub mod json;
-pub mod keys;
-pub mod merchant;
+// The public surface is the re-exports below and the modules `operations` (the operation
+// declarations `call_json` takes), `transport` (the trait and types of a custom transport)
+// and `ramp` (the onchain ramp link and the check of its page's events). Every other module
+// is the core's or the npm binding's, and may change without notice.
+mod amount;
+mod bot;
+mod call;
+mod config;
+mod error;
+mod graphql;
+mod inputs;
+mod json;
+mod keys;
+mod merchant;
 pub mod operations;
-pub mod pager;
+mod pager;
 pub mod ramp;
-pub mod redact;
-pub mod retry;
+mod redact;
+mod retry;
 pub mod transport;
-pub mod types;
+mod types;
 
 #[cfg(all(target_arch = "wasm32", feature = "npm"))]
 mod js;
@@ -93,19 +98,22 @@ mod testing;
 pub use amount::{parse_amount, ParsedAmount};
 pub use bot::{BotClient, Orders};
 pub use call::{Client, PreparedCall};
-pub use config::{BotOptions, ClientOptions, MerchantOptions};
+pub use config::{BotOptions, ClientOptions, Config, MerchantOptions};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
-pub use json::Json;
 pub use keys::{classify as classify_key, KeyKind};
 pub use merchant::MerchantClient;
 pub use operations::{Operation, Value};
-pub use pager::{PageQuery, Search, SearchStep};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};
-#[cfg(all(feature = "reqwest", not(target_arch = "wasm32")))]
-pub use transport::ReqwestTransport;
-#[cfg(any(target_arch = "wasm32", all(feature = "reqwest", not(target_arch = "wasm32"))))]
+#[cfg(any(target_arch = "wasm32", feature = "reqwest"))]
 pub use transport::DefaultTransport;
 #[cfg(target_arch = "wasm32")]
 pub use transport::FetchTransport;
+#[cfg(all(feature = "reqwest", not(target_arch = "wasm32")))]
+pub use transport::ReqwestTransport;
 pub use transport::{Signal, Transport};
 pub use types::*;
+
+/// The README's examples, run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;

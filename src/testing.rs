@@ -4,9 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 use crate::operations::{Kind, Operation, ALL};
-use crate::transport::{
-    is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError,
-};
+use crate::transport::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 
 /// One scripted outcome of a send.
 pub enum Reply {

@@ -3,6 +3,7 @@
 //! tasks (which needs `Send` futures and `Send + Sync` clients), with cancellation by a
 //! `Signal` and by dropping a call's future (the sandbox logs such a request as 499, "the
 //! client went away", where a request left running is logged 200).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::time::Duration;
 
@@ -151,7 +152,11 @@ async fn dropping_a_call_cancels_its_request() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     call.abort(); // drops the call's future
     assert!(call.await.unwrap_err().is_cancelled());
-    assert_eq!(logged_status(&sb.url, tag).await, 499, "the request went on");
+    assert_eq!(
+        logged_status(&sb.url, tag).await,
+        499,
+        "the request went on"
+    );
     sb.shutdown().await;
 }
 
@@ -176,6 +181,10 @@ async fn a_signal_cancels_the_request_in_flight() {
     assert_eq!(err.code, Code::Aborted);
     // Well before the 3 s delay would have answered.
     assert!(aborted_at.elapsed() < Duration::from_millis(2500));
-    assert_eq!(logged_status(&sb.url, tag).await, 499, "the request went on");
+    assert_eq!(
+        logged_status(&sb.url, tag).await,
+        499,
+        "the request went on"
+    );
     sb.shutdown().await;
 }

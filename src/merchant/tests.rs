@@ -34,8 +34,7 @@ fn client(key: &str) -> MerchantClient<FakeTransport> {
 fn guard_in_the_constructor() {
     // Browser + secret key: refused before anything else, the key nowhere in the error.
     let e = MerchantClient::with_transport(options(Some(SECRET), false), transport(true))
-        .err()
-        .expect("refused in a browser");
+        .expect_err("refused in a browser");
     assert_eq!(e.code, Code::SecretKeyInBrowser);
     assert!(!format!("{e:?}").contains("5ecret"));
     // Even with other invalid options, the guard speaks first.

@@ -143,7 +143,9 @@ impl Transport for FetchTransport {
         let ms = f64::from(request.timeout_ms);
         let dropped = AbortOnDrop(web_sys::AbortController::new().ok());
         let Some(dropped_signal) = dropped.0.as_ref().map(|c| c.signal()) else {
-            return Err(TransportError::Network("AbortController is not available".into()));
+            return Err(TransportError::Network(
+                "AbortController is not available".into(),
+            ));
         };
         let js_signal = signal.and_then(Signal::as_web_sys);
         let attempt = send_attempt(self.fetch.as_ref(), &built, ms, js_signal, &dropped_signal);
