@@ -7,7 +7,7 @@ use crate::redact::{redact, redact_value};
 #[cfg(feature = "typescript")]
 use tsify::Tsify;
 
-/// What went wrong, as a stable machine-readable code: the `code` of a {@link SettlementError}.
+/// What went wrong, as a stable machine-readable code: the `code` of a `SettlementError`.
 // Its TypeScript union (`SettlementErrorCode`) is derived from the variants; the names are
 // those of `Code::as_str` (a test checks that the two agree).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,19 +89,22 @@ export type SettlementErrorConstructor = new (message: string, details: Settleme
 pub struct GraphqlError {
     /// The error's `message` (empty when the server sent none).
     pub message: String,
-    /// `path`, as sent. (read it with [`GraphqlError::path`]).
+    /// `path`, as sent.
+    // Read in Rust with `GraphqlError::path()` (the TypeScript declarations show the field).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "ReadonlyArray<string | number>")
     )]
     pub(crate) path: Option<Json>,
-    /// `locations`, as sent. (read it with [`GraphqlError::locations`]).
+    /// `locations`, as sent.
+    // Read in Rust with `GraphqlError::locations()` (the TypeScript declarations show the field).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "ReadonlyArray<GraphQLErrorLocation>")
     )]
     pub(crate) locations: Option<Json>,
-    /// `extensions`, as sent. (read it with [`GraphqlError::extensions`]).
+    /// `extensions`, as sent.
+    // Read in Rust with `GraphqlError::extensions()` (the TypeScript declarations show the field).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "{ [key: string]: unknown }")
@@ -162,7 +165,7 @@ impl std::ops::DerefMut for Error {
     }
 }
 
-/// What an `Error` carries: the structured part of a {@link SettlementError} (in JavaScript,
+/// What an `Error` carries: the structured part of a `SettlementError` (in JavaScript,
 /// the message is the `Error`'s own). Absent members are omitted.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
@@ -189,7 +192,8 @@ pub struct ErrorDetails {
     /// when there is none.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "GraphQLErrorInfo[]"))]
     pub graphql_errors: Vec<GraphqlError>,
-    /// Partial `data` of a response that also had errors (read it with [`ErrorDetails::data`]).
+    /// Partial `data` of a response that also had errors.
+    // Read in Rust with `ErrorDetails::data()` (the TypeScript declarations show the field).
     #[cfg_attr(feature = "typescript", tsify(optional, type = "unknown"))]
     pub(crate) data: Option<Json>,
 }
