@@ -93,7 +93,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 mod testing;
 
 pub use amount::{parse_amount, ParsedAmount};
-pub use bot::{BotClient, Orders};
+pub use bot::{BotClient, OrderWatch, Orders};
 pub use call::{Client, PreparedCall};
 pub use config::{BotOptions, ClientOptions, MerchantOptions};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
