@@ -5,7 +5,7 @@
 // of the poll in flight and the consumer's pending `next()`.
 import type { OrderWatchCore, P2PPayment, PreparedCall, WatchStatus } from "./glue/settlement_wasm.js";
 import { fromGlue, notLive, type SettlementError } from "./errors.js";
-import { attempt } from "./transport.js";
+import { attempt, isAborted, onAbort } from "./transport.js";
 import { release } from "./wasm.js";
 
 const WHAT = "OrderWatch made by BotClient.watchOrders()";
@@ -124,15 +124,11 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
     try {
       this.#call = core.call();
       const signal = core.callerSignal;
-      if (signal) {
-        if (signal.aborted) {
-          this.#end();
-          return;
-        }
-        const onAbort = (): void => this.stop();
-        signal.addEventListener("abort", onAbort);
-        this.#unlisten.push(() => signal.removeEventListener("abort", onAbort));
+      if (isAborted(signal)) {
+        this.#end();
+        return;
       }
+      this.#unlisten.push(onAbort(signal, () => this.stop()));
       const doc = core.pauseWhenHidden ? pageDocument() : undefined;
       if (doc) {
         const onVisibility = (): void => {
