@@ -15,8 +15,6 @@
 //! The poll is the `orderHistory` call of [`PageQuery`], page 1, made once; each poll is one
 //! attempt (the watch's own schedule is its retry policy).
 
-use std::collections::HashMap;
-
 use crate::call::{Attempt, PreparedCall};
 use crate::config::Config;
 use crate::error::{Code, Error};
@@ -391,15 +389,16 @@ impl Watch {
 
 /// The update from `before` (the last delivered snapshot, if any) to `after`; `None` when no
 /// row was added, changed or removed and the total is the same.
-fn diff(before: Option<&Snapshot>, after: &Snapshot) -> Option<Update> {
-    let old: HashMap<&str, &Row> = before
-        .map(|b| b.rows.iter().map(|r| (r.key.as_str(), r)).collect())
-        .unwrap_or_default();
-    let new: HashMap<&str, &Row> = after.rows.iter().map(|r| (r.key.as_str(), r)).collect();
+///
+/// Rows are found by key with a linear search: a watched page has tens of rows, and a hash map
+/// cost the wasm build more than the rest of the watch.
+fn diff<'a>(before: Option<&'a Snapshot>, after: &'a Snapshot) -> Option<Update> {
+    let old: &[Row] = before.map_or(&[], |b| &b.rows);
+    let find = |rows: &'a [Row], key: &str| rows.iter().find(|r| r.key == key);
     let mut added = Vec::new();
     let mut changed = Vec::new();
     for row in &after.rows {
-        match old.get(row.key.as_str()) {
+        match find(old, &row.key) {
             None => added.push(row.value.clone()),
             Some(was) if was.text != row.text => changed.push(Change {
                 before: was.value.clone(),
@@ -412,7 +411,7 @@ fn diff(before: Option<&Snapshot>, after: &Snapshot) -> Option<Update> {
         .map(|b| {
             b.rows
                 .iter()
-                .filter(|r| !new.contains_key(r.key.as_str()))
+                .filter(|r| find(&after.rows, &r.key).is_none())
                 .map(|r| r.value.clone())
                 .collect()
         })
