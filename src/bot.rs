@@ -431,6 +431,9 @@ impl<T: Transport> Orders<T> {
     }
 }
 
+mod watch;
+pub use watch::{OrderChange, OrderUpdate, OrderWatch};
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 

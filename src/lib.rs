@@ -63,6 +63,7 @@
 //! | [`operations`] | one declaration per built-in operation: endpoint, kind, root field, arguments (GraphQL type, caller name, check), default selection, result type, client method; documents, the schema test and both shells' method lists derive from it |
 //! | `call.rs` | one call, sans I/O: `prepare`, `PreparedCall::decide` (retry, `outcome_unknown`, abort wins); `run`, the Rust shell's loop; [`Client`], the Rust clients' shared part |
 //! | `pager.rs` | the order history page by page (`orders()` and `reconcile`'s matching) |
+//! | `watch.rs` | `watchOrders`: the polls' schedule (interval, backoff, `Retry-After`, pause while hidden, stop) and the diff of their snapshots, coalesced against the last delivered one |
 //! | `inputs.rs` | argument validation, before any I/O |
 //! | `graphql/` | `selection` (validated field paths), `body` (the serde request body), `scan` (read-only check of caller documents), `response` (the envelope) |
 //! | `retry.rs` | which failures retry, backoff with jitter, `Retry-After` |
@@ -114,6 +115,7 @@ mod redact;
 mod retry;
 pub mod transport;
 mod types;
+mod watch;
 
 #[cfg(all(target_arch = "wasm32", feature = "npm"))]
 mod js;
@@ -132,7 +134,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 mod testing;
 
 pub use amount::{parse_amount, ParsedAmount};
-pub use bot::{BotClient, Orders};
+pub use bot::{BotClient, OrderChange, OrderUpdate, OrderWatch, Orders};
 pub use call::{Client, PreparedCall};
 pub use config::{BotOptions, ClientOptions, Config, MerchantOptions};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
@@ -148,6 +150,7 @@ pub use transport::FetchTransport;
 pub use transport::ReqwestTransport;
 pub use transport::{Signal, Transport};
 pub use types::*;
+pub use watch::{State as WatchState, Status as WatchStatus};
 
 /// The README's examples, run by `cargo test --doc`.
 #[cfg(doctest)]

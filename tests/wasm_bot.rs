@@ -717,7 +717,7 @@ async fn orders_validate_before_fetching() {
         ),
     ];
     for (args, field) in cases {
-        let err = rig.client.orders(args).err().expect("refused up front");
+        let err = rig.client.orders(args).expect_err("refused up front");
         assert_eq!(
             (err.code, err.field.as_deref()),
             (Code::InvalidInput, Some(field))

@@ -299,7 +299,7 @@ fn orders_validate_up_front_and_end_after_errors() {
         per_page: Some(-1),
         ..Default::default()
     };
-    let e = c.orders(bad).err().expect("refused synchronously");
+    let e = c.orders(bad).expect_err("refused synchronously");
     assert_eq!(e.field.as_deref(), Some("perPage"));
     let bad = OrdersArgs {
         filter: OrderHistoryFilter {
