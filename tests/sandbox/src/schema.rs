@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use async_graphql::{
-    Context, EmptyMutation, EmptySubscription, ErrorExtensions, InputObject, Object, Result,
-    Schema, SimpleObject, ID,
+    Context, EmptySubscription, ErrorExtensions, InputObject, Object, Result, Schema, SimpleObject,
+    ID,
 };
 
 use crate::data::{
@@ -15,7 +15,7 @@ use crate::mutations::{self, MutationError, OrderAction};
 use crate::scalars::{Decimal, Iso8601Date};
 
 pub type BotSchema = Schema<BotQuery, BotMutation, EmptySubscription>;
-pub type MerchantSchema = Schema<MerchantQuery, EmptyMutation, EmptySubscription>;
+pub type MerchantSchema = Schema<MerchantQuery, MerchantMutation, EmptySubscription>;
 
 /// Settings every resolver can read.
 #[derive(Clone, Debug)]
@@ -48,7 +48,7 @@ pub fn build_bot_schema(store: Arc<Store>, config: SchemaConfig) -> BotSchema {
 }
 
 pub fn build_merchant_schema(store: Arc<Store>, config: SchemaConfig) -> MerchantSchema {
-    Schema::build(MerchantQuery, EmptyMutation, EmptySubscription)
+    Schema::build(MerchantQuery, MerchantMutation, EmptySubscription)
         .data(store)
         .data(config)
         .finish()
@@ -381,21 +381,58 @@ impl MerchantQuery {
         let store = ctx.data::<Arc<Store>>()?;
         let config = ctx.data::<SchemaConfig>()?;
         Ok(store
+            .merchant()
             .payment_requests
             .iter()
             .find(|p| p.reference == reference)
-            .map(|p| {
-                let ty = match p.payment_type {
-                    crate::data::PaymentType::Deposit => "deposit",
-                    crate::data::PaymentType::Withdrawal => "withdrawal",
-                };
-                MerchantPaymentRequest {
-                    hosted_link: format!(
-                        "{}/hosted/ramp?paymentType={ty}&coin={}&network={}&amount={}&currency={}&reference={}",
-                        config.base_url, p.coin, p.network, p.amount.0, p.currency, p.reference
-                    ),
-                    ..p.clone()
-                }
-            }))
+            .map(|p| with_hosted_link(p, &config.base_url)))
+    }
+}
+
+/// A payment request as the merchant endpoint answers it: with its link to the sandbox's
+/// hosted ramp page (never a key in it).
+fn with_hosted_link(p: &MerchantPaymentRequest, base_url: &str) -> MerchantPaymentRequest {
+    let ty = match p.payment_type {
+        crate::data::PaymentType::Deposit => "deposit",
+        crate::data::PaymentType::Withdrawal => "withdrawal",
+    };
+    let query = [
+        ("paymentType", ty),
+        ("coin", p.coin.as_str()),
+        ("network", p.network.as_str()),
+        ("amount", p.amount.0.as_str()),
+        ("currency", p.currency.as_str()),
+        ("reference", p.reference.as_str()),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k}={}", crate::payments::query_escape(v)))
+    .collect::<Vec<_>>()
+    .join("&");
+    MerchantPaymentRequest {
+        hosted_link: format!("{base_url}/hosted/ramp?{query}"),
+        ..p.clone()
+    }
+}
+
+/// The merchant mutations (sandbox rules: README, "Merchant mutations").
+pub struct MerchantMutation;
+
+#[Object(name = "Mutation")]
+impl MerchantMutation {
+    /// Confirms the onchain transfer paying a payment request (public or secret key):
+    /// `true` once the request is settled (completed), `false` while the transfer is not
+    /// seen or not confirmed yet. created → picked_up → completed.
+    async fn confirm_transaction(
+        &self,
+        ctx: &Context<'_>,
+        payment_request: ID,
+        transaction_hash: String,
+    ) -> Result<Option<bool>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .confirm_transaction(payment_request.as_str(), &transaction_hash)
+            .map(Some)
+            .map_err(mutation_error)
     }
 }
