@@ -42,7 +42,7 @@ if (web.slice(0, initAt).trimEnd() !== shared.trimEnd()) {
 
 // The glue's internal declarations: every class and function (the wasm exports), the shapes
 // they exchange, and the error interface the shell's SettlementError class replaces.
-const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "SettlementError", "SettlementErrorConstructor"]);
+const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor"]);
 const removed = new Set();
 
 /** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */

@@ -349,6 +349,7 @@ mod tests {
             Check::CountryCode => Value::Str("NG".into()),
             Check::Decimal | Check::OptDecimal => Value::Str("1.5".into()),
             Check::OptHttpsUrl => Value::Str("https://receipts.example/1".into()),
+            Check::TransactionHash => Value::Str(format!("0x{}", "ab".repeat(32))),
             _ => Value::Str("a1".into()),
         }
     }

@@ -350,6 +350,31 @@ pub fn https_url(field: &str, value: &str) -> Result<(), Error> {
     crate::config::check_absolute_url(field, value, true)
 }
 
+/// An onchain transaction hash, in one of the shapes the chains the ramp serves write it:
+///
+/// * `0x` and 64 hex digits: EVM chains (Ethereum, Base, Optimism, Celo...);
+/// * 64 hex digits without `0x`: Tron and other hex-id chains;
+/// * 43 to 88 base58 characters (no `0`, `O`, `I`, `l`): Solana signatures.
+///
+/// Sent exactly as given (hex case is the caller's). Anything else (a wallet address, a
+/// truncated hash, spaces) is `invalid_input` before anything is sent.
+pub fn transaction_hash(field: &str, value: &str) -> Result<(), Error> {
+    let hex64 = |s: &str| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let base58 = |s: &str| {
+        (43..=88).contains(&s.len())
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() && !b"0OIl".contains(&b))
+    };
+    if value.strip_prefix("0x").is_some_and(hex64) || hex64(value) || base58(value) {
+        return Ok(());
+    }
+    let mut m = String::from(field);
+    m.push_str(
+        " must be a transaction hash: 0x and 64 hex digits (EVM), 64 hex digits (Tron), or 43 to 88 base58 characters (Solana)",
+    );
+    Err(Error::invalid(field, m))
+}
+
 /// A GraphQL document for `request`: must not be blank.
 pub fn document(value: &str) -> Result<(), Error> {
     if value.len() > MAX_DOCUMENT_LEN as usize {

@@ -12,18 +12,35 @@
 
 use crate::call::{Client, PreparedCall};
 use crate::config::{MerchantOptions, MERCHANT_PATH};
+use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
 use crate::json::Json;
 use crate::keys;
 use crate::operations::{
-    Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, MARKET_RATE,
+    Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION, MARKET_RATE,
     MERCHANT_PAYMENT_REQUEST, PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
 };
 use crate::transport::Transport;
 use crate::types::{
-    Account, Country, FieldOptions, MarketRate, PaymentMethodType, PaymentRequest, RampLimits,
-    RampableAsset,
+    Account, ConfirmTransactionArgs, ConfirmUntilSettledArgs, Country, FieldOptions, MarketRate,
+    PaymentMethodType, PaymentRequest, RampLimits, RampableAsset,
 };
+
+/// The `confirmTransaction` argument values (declaration order) and call options.
+pub fn confirm_values(
+    payment_request: String,
+    transaction_hash: String,
+    signal: Option<crate::transport::Signal>,
+) -> (Vec<Value>, FieldOptions) {
+    let values = vec![Value::Str(payment_request), Value::Str(transaction_hash)];
+    (
+        values,
+        FieldOptions {
+            fields: None,
+            signal,
+        },
+    )
+}
 
 /// A client of the merchant endpoint, `{baseUrl}/service/api/graphql`. Dereferences to the
 /// shared [`Client`] (`execute`, `config`, `transport`).
@@ -147,6 +164,51 @@ impl<T: Transport> MerchantClient<T> {
         let values = vec![Value::Str(reference.to_owned())];
         self.execute_typed(self.prepare(&MERCHANT_PAYMENT_REQUEST, values, options))
             .await
+    }
+
+    /// Tells the service that the crypto a `crypto.requested` event asked for was sent (the
+    /// public key is enough): `true` once the payment request is settled, `false` while the
+    /// service has not seen or confirmed the transfer yet. Sent once, never retried; a lost
+    /// answer is `outcome_unknown`.
+    pub async fn confirm_transaction(&self, args: ConfirmTransactionArgs) -> Result<bool, Error> {
+        let (values, options) =
+            confirm_values(args.payment_request, args.transaction_hash, args.signal);
+        self.execute_typed(self.prepare(&CONFIRM_TRANSACTION, values, options))
+            .await
+    }
+
+    /// The confirmation loop of `args`, validated (every argument, before anything is sent):
+    /// what [`MerchantClient::confirm_until_settled`] drives.
+    pub fn confirmation(&self, args: ConfirmUntilSettledArgs) -> Result<Confirmation, Error> {
+        let (values, options) =
+            confirm_values(args.payment_request, args.transaction_hash, args.signal);
+        let call = self.prepare(&CONFIRM_TRANSACTION, values, options)?;
+        let poll = self.redact(Poll::new(args.interval_ms, args.max_tries))?;
+        Ok(Confirmation::new(call, poll))
+    }
+
+    /// `confirm_transaction` again and again, `interval_ms` apart (default 5 s), until the
+    /// service reports the request settled or `max_tries` confirmations (default 10) were
+    /// answered "not yet" ([`crate::confirm`]). Each confirmation is sent once; an error
+    /// (`outcome_unknown` for a lost answer, `aborted` for the signal) ends it.
+    pub async fn confirm_until_settled(
+        &self,
+        args: ConfirmUntilSettledArgs,
+    ) -> Result<ConfirmOutcome, Error> {
+        let mut confirmation = self.confirmation(args)?;
+        loop {
+            let aborted = crate::transport::is_aborted(confirmation.signal());
+            match confirmation.step(aborted)? {
+                ConfirmStep::Send(call) => {
+                    let value = self.execute(&call).await?;
+                    confirmation.receive(&value)?;
+                }
+                ConfirmStep::Wait(ms) => {
+                    let _ = self.transport().sleep(ms, confirmation.signal()).await;
+                }
+                ConfirmStep::Done(outcome) => return Ok(outcome),
+            }
+        }
     }
 }
 

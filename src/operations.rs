@@ -82,6 +82,9 @@ pub enum Check {
     OptDecimal,
     /// An optional absolute `https:` URL ([`inputs::https_url`]).
     OptHttpsUrl,
+    /// An onchain transaction hash: `0x` + 64 hex, 64 hex, or 43 to 88 base58 characters
+    /// ([`inputs::transaction_hash`]).
+    TransactionHash,
 }
 
 /// A rule over several arguments, checked after each argument's own [`Check`].
@@ -299,6 +302,10 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
         }
         (Check::OptHttpsUrl, Value::Str(s)) => {
             inputs::https_url(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::TransactionHash, Value::Str(s)) => {
+            inputs::transaction_hash(arg.caller, &s)?;
             Value::Str(s)
         }
         (
@@ -597,6 +604,27 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = Operation {
     ..BOT_MUTATION
 };
 
+/// `confirmTransaction(paymentRequest: ID!, transactionHash: String!): Boolean` (merchant
+/// mutation, public key *(observed)*): tells the service that the crypto a
+/// `crypto.requested` event asked for was sent. `true` once the payment request is settled,
+/// `false` while the service has not seen or not confirmed the transfer yet.
+pub const CONFIRM_TRANSACTION: Operation = Operation {
+    name: "ConfirmTransaction",
+    endpoint: Endpoint::Merchant,
+    field: "confirmTransaction",
+    args: &[
+        arg("paymentRequest", "ID!", "paymentRequest", Check::Id),
+        arg(
+            "transactionHash",
+            "String!",
+            "transactionHash",
+            Check::TransactionHash,
+        ),
+    ],
+    method: "confirmTransaction",
+    ..BOT_MUTATION
+};
+
 /// Every built-in operation: the bot's, then the merchant's. A new operation is added here
 /// (and nowhere else in this file); the clients look operations up by method name
 /// ([`by_method`]).
@@ -617,6 +645,7 @@ pub static ALL: &[&Operation] = &[
     &RAMP_LIMITS,
     &RAMPABLE_ASSETS,
     &MERCHANT_PAYMENT_REQUEST,
+    &CONFIRM_TRANSACTION,
 ];
 
 /// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).

@@ -151,6 +151,49 @@ pub struct OrdersArgs {
     pub signal: Option<Signal>,
 }
 
+/// Options of `confirmTransaction()`: tell the service that the crypto a `crypto.requested`
+/// event asked for was sent (public key). Sent once, never retried. Refused before sending
+/// (`invalid_input`): an empty `paymentRequest`, a `transactionHash` of none of the accepted
+/// shapes (`0x` and 64 hex digits for EVM chains, 64 hex digits for Tron, 43 to 88 base58
+/// characters for Solana).
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "ConfirmTransactionOptions"))]
+pub struct ConfirmTransactionArgs {
+    /// The payment request's `id` (the `crypto.requested` payload's `paymentRequest.id`).
+    pub payment_request: String,
+    /// The hash of the transaction that sent the crypto.
+    pub transaction_hash: String,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `confirmUntilSettled()`: `confirmTransaction` again and again until the
+/// service reports the request settled, at most `maxTries` times, `intervalMs` apart (the
+/// service's own mini-app: every 5 s, 10 tries).
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "ConfirmUntilSettledOptions"))]
+pub struct ConfirmUntilSettledArgs {
+    /// The payment request's `id` (the `crypto.requested` payload's `paymentRequest.id`).
+    pub payment_request: String,
+    /// The hash of the transaction that sent the crypto.
+    pub transaction_hash: String,
+    /// The wait between two confirmations, in ms (0 to 600000; default 5000).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub interval_ms: Option<i64>,
+    /// The most confirmations sent (1 to 100; default 10).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub max_tries: Option<i64>,
+    /// Stops it: `aborted` while waiting or before a confirmation is sent, `outcome_unknown`
+    /// while one is out.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
 /// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an

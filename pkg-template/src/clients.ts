@@ -3,7 +3,8 @@
 // its own class is refused (`invalid_input`, field `this`). Every method asks the Core to
 // prepare its call (validation, document, body) and hands it to the one driver (call.ts).
 import type {
-  Account, AgentProfile, BotClientOptions, Core, Country, GraphQLVariables, MarketRate,
+  Account, AgentProfile, BotClientOptions, Confirmation, ConfirmOutcome, ConfirmTransactionOptions,
+  ConfirmUntilSettledOptions, Core, Country, GraphQLVariables, MarketRate,
   MarkWithdrawalAsPaidOptions, MerchantCallOptions, MerchantClientOptions, OrderHistoryOptions,
   OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
   PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
@@ -11,6 +12,7 @@ import type {
   WithdrawalInfoOptions,
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
+import { confirm } from "./confirm.js";
 import type { BotMethod, MerchantMethod } from "./operations.js";
 import { fromGlue, notLive } from "./errors.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
@@ -317,6 +319,45 @@ export class MerchantClient {
    */
   paymentRequest(reference: string, options?: MerchantCallOptions): Promise<PaymentRequest | null> {
     return MerchantClient.#call(this, "paymentRequest", reference, options);
+  }
+
+  /**
+   * Tells the service that the crypto a `crypto.requested` event asked for was sent (the
+   * public key is enough): `paymentRequest` is the payload's `paymentRequest.id`,
+   * `transactionHash` the hash of the transfer (`0x` and 64 hex digits for EVM chains, 64 hex
+   * digits for Tron, 43 to 88 base58 characters for Solana; checked before sending). Resolves
+   * `true` once the request is settled, `false` while the service has not seen or confirmed the
+   * transfer yet. Sent once, never retried: a lost answer rejects with `outcome_unknown`
+   * (confirming the same hash again is harmless; or read the request back with
+   * `paymentRequest(reference)`). To confirm until settled, use `confirmUntilSettled`.
+   */
+  confirmTransaction(options: ConfirmTransactionOptions): Promise<boolean> {
+    return MerchantClient.#call(this, "confirmTransaction", undefined, options);
+  }
+
+  /**
+   * `confirmTransaction` again and again until the service reports the request settled, as
+   * the service's own mini-app does: every `intervalMs` (default 5000), at most `maxTries`
+   * times (default 10). Resolves `{ settled: true, tries }`, or `{ settled: false, tries }`
+   * when the last try still was not settled. Each confirmation is sent once; the next is sent
+   * only after the service answered "not yet". Rejects with the error that ends it: a
+   * confirmation's (`outcome_unknown` when its answer is lost, `graphql` when the service
+   * refuses), or `aborted` when `signal` fires between confirmations. Every option is checked
+   * before anything is sent (`invalid_input`).
+   *
+   * @example
+   * const { settled } = await merchant.confirmUntilSettled({ paymentRequest: payload.paymentRequest.id, transactionHash });
+   */
+  confirmUntilSettled(options: ConfirmUntilSettledOptions): Promise<ConfirmOutcome> {
+    const client = MerchantClient.#of(this);
+    if (!client) return Promise.reject(notLive("MerchantClient"));
+    let confirmation: Confirmation;
+    try {
+      confirmation = client.use((core) => core.confirmation(options));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return confirm(confirmation, client.fetch);
   }
 }
 

@@ -21,4 +21,5 @@ export type MerchantMethod =
   | "marketRate"
   | "rampLimits"
   | "rampableAssets"
-  | "paymentRequest";
+  | "paymentRequest"
+  | "confirmTransaction";

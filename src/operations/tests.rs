@@ -79,8 +79,15 @@ fn every_declared_query_is_read_only_and_retryable() {
             op.name
         );
     }
+    // Every mutation is the bot's but `confirmTransaction` (the merchant's public-key one).
     for op in mutations() {
-        assert_eq!(op.endpoint, Endpoint::Bot, "{}", op.name);
+        let merchant = op.name == CONFIRM_TRANSACTION.name;
+        let endpoint = if merchant {
+            Endpoint::Merchant
+        } else {
+            Endpoint::Bot
+        };
+        assert_eq!(op.endpoint, endpoint, "{}", op.name);
     }
     // A mutation (MUTATIONS declares six) is never retried, and the read-only scan agrees.
     let m = Operation {
@@ -168,6 +175,78 @@ $amountLocal: Decimal!) { updatePaymentMethodLiquidity(paymentMethod: $paymentMe
 paymentMethodType: $paymentMethodType, amountLocal: $amountLocal) { id value displayValue \
 localCurrencyAvailable deleted ownership designation instant } }"
     );
+}
+
+#[test]
+fn confirm_transaction_is_declared_and_its_hash_checked() {
+    assert_eq!(
+        CONFIRM_TRANSACTION.document(CONFIRM_TRANSACTION.fields),
+        "mutation ConfirmTransaction($paymentRequest: ID!, $transactionHash: String!) { \
+confirmTransaction(paymentRequest: $paymentRequest, transactionHash: $transactionHash) }"
+    );
+    assert_eq!(CONFIRM_TRANSACTION.endpoint, Endpoint::Merchant);
+    assert!(!CONFIRM_TRANSACTION.retryable());
+    let s = |v: &str| Value::Str(v.into());
+    let evm = format!("0x{}", "aB".repeat(32));
+    let tron = "7c2d".repeat(16);
+    let solana =
+        "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+    for hash in [
+        evm.as_str(),
+        &tron,
+        solana,
+        &"z".repeat(43),
+        &"1".repeat(88),
+    ] {
+        assert_eq!(
+            CONFIRM_TRANSACTION
+                .variables(vec![s(" mpr_1 "), s(hash)])
+                .unwrap(),
+            vec![("paymentRequest", s("mpr_1")), ("transactionHash", s(hash))],
+            "{hash}"
+        );
+    }
+    let refusals = [
+        (vec![s(" "), s(&evm)], "paymentRequest"),
+        (vec![Value::Null, s(&evm)], "paymentRequest"),
+        (vec![s("mpr_1"), s("")], "transactionHash"),
+        (vec![s("mpr_1"), Value::Null], "transactionHash"),
+        (
+            vec![s("mpr_1"), s(&format!("0x{}", "ab".repeat(31)))],
+            "transactionHash",
+        ),
+        (
+            vec![s("mpr_1"), s(&format!("0x{}", "ab".repeat(33)))],
+            "transactionHash",
+        ),
+        (
+            vec![s("mpr_1"), s(&format!("0X{}", "ab".repeat(32)))],
+            "transactionHash",
+        ),
+        (
+            vec![s("mpr_1"), s(&format!("0x{}", "gh".repeat(32)))],
+            "transactionHash",
+        ),
+        (vec![s("mpr_1"), s(&format!(" {evm}"))], "transactionHash"),
+        // An EVM address is not a transaction hash.
+        (
+            vec![s("mpr_1"), s("0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D")],
+            "transactionHash",
+        ),
+        (vec![s("mpr_1"), s(&"1".repeat(42))], "transactionHash"),
+        (vec![s("mpr_1"), s(&"1".repeat(89))], "transactionHash"),
+        (vec![s("mpr_1"), s(&"0".repeat(50))], "transactionHash"),
+        (vec![s("mpr_1"), s(&"l".repeat(50))], "transactionHash"),
+    ];
+    for (values, field) in refusals {
+        let shown = format!("{values:?}");
+        let e = CONFIRM_TRANSACTION.variables(values).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field)),
+            "{shown}"
+        );
+    }
 }
 
 #[test]
@@ -821,6 +900,14 @@ fn every_operation_has_a_method_in_the_rust_shell() {
                 "rampLimits" => merchant.ramp_limits(f()).await.map(drop),
                 "rampableAssets" => merchant.rampable_assets(f()).await.map(drop),
                 "paymentRequest" => merchant.payment_request("ref-1", f()).await.map(drop),
+                "confirmTransaction" => merchant
+                    .confirm_transaction(ConfirmTransactionArgs {
+                        payment_request: "mpr_1".into(),
+                        transaction_hash: format!("0x{}", "ab".repeat(32)),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
                 other => panic!("{}: no Rust method {other} in this test's table", op.name),
             };
         });
