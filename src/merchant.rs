@@ -26,6 +26,31 @@ use crate::types::{
     PaymentMethodType, PaymentRequest, RampLimits, RampableAsset,
 };
 
+/// The `initiateHostedPayment` argument values (declaration order) and call options.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn hosted_payment_values(
+    a: crate::types::InitiateHostedPaymentArgs,
+) -> (Vec<Value>, FieldOptions) {
+    let opt = |v: Option<String>| v.map_or(Value::Null, Value::Str);
+    let values = vec![
+        Value::Str(a.amount),
+        opt(a.currency),
+        Value::Str(a.country_code),
+        Value::Str(a.email),
+        Value::Str(a.payment_type),
+        Value::Str(a.reference),
+        Value::Str(a.first_name),
+        Value::Str(a.last_name),
+        opt(a.redirect_url),
+        a.metadata.map_or(Value::Null, Value::Json),
+    ];
+    let options = FieldOptions {
+        fields: a.fields,
+        signal: a.signal,
+    };
+    (values, options)
+}
+
 /// The `confirmTransaction` argument values (declaration order) and call options.
 pub fn confirm_values(
     payment_request: String,
@@ -174,6 +199,43 @@ impl<T: Transport> MerchantClient<T> {
         let (values, options) =
             confirm_values(args.payment_request, args.transaction_hash, args.signal);
         self.execute_typed(self.prepare(&CONFIRM_TRANSACTION, values, options))
+            .await
+    }
+
+    /// Creates a hosted payment page for a customer (secret key: on a server). Sent once,
+    /// never retried: after `outcome_unknown`, read it back with
+    /// [`MerchantClient::payment_request`] by `args.reference`, the idempotency key, instead
+    /// of creating a second one.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub async fn initiate_hosted_payment(
+        &self,
+        args: crate::types::InitiateHostedPaymentArgs,
+    ) -> Result<PaymentRequest, Error> {
+        let (values, options) = hosted_payment_values(args);
+        self.execute_typed(self.prepare(
+            &crate::operations::INITIATE_HOSTED_PAYMENT,
+            values,
+            options,
+        ))
+        .await
+    }
+
+    /// Cancels a hosted payment (`created` or `picked_up` → `canceled`) by its `id` (secret
+    /// key). Sent once, never retried.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub async fn cancel_hosted_payment(
+        &self,
+        payment_request: &str,
+        options: crate::types::CallOptions,
+    ) -> Result<bool, Error> {
+        let (values, options) = (
+            vec![Value::Str(payment_request.to_owned())],
+            FieldOptions {
+                fields: None,
+                signal: options.signal,
+            },
+        );
+        self.execute_typed(self.prepare(&crate::operations::CANCEL_HOSTED_PAYMENT, values, options))
             .await
     }
 

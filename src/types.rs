@@ -194,6 +194,54 @@ pub struct ConfirmUntilSettledArgs {
     pub signal: Option<Signal>,
 }
 
+/// Options of `initiateHostedPayment()` (secret key, on a server): a hosted payment page for
+/// a customer. Sent once, never retried. `reference` is your idempotency key: after
+/// `outcome_unknown`, read the payment back with `paymentRequest(reference)` instead of
+/// creating a second one. Refused before sending (`invalid_input`, naming the option): an
+/// `amount` that is not non-negative decimal text, a `currency` that is not 3 letters, a
+/// `countryCode` that is not 2 letters, an `email` not shaped as one, a `paymentType` other
+/// than `deposit` / `withdrawal`, a blank `reference`, `firstName` or `lastName`, a
+/// `redirectUrl` that is not absolute http(s), a `metadata` that is not a plain object.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "InitiateHostedPaymentOptions"))]
+pub struct InitiateHostedPaymentArgs {
+    /// The amount, decimal text such as `"25000.00"` (never a float).
+    pub amount: String,
+    /// ISO 4217 code of the amount's currency (sent upper-case).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub currency: Option<String>,
+    /// ISO 3166-1 alpha-2 code of the customer's country (sent upper-case).
+    pub country_code: String,
+    /// The customer's email address.
+    pub email: String,
+    /// `"deposit"` or `"withdrawal"`.
+    #[cfg_attr(feature = "typescript", tsify(type = "\"deposit\" | \"withdrawal\""))]
+    pub payment_type: String,
+    /// Your own identifier of the payment, and its idempotency key (sent exactly as given).
+    pub reference: String,
+    /// The customer's first name.
+    pub first_name: String,
+    /// The customer's last name.
+    pub last_name: String,
+    /// Where the hosted page sends the customer afterwards: an absolute http(s) URL.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub redirect_url: Option<String>,
+    /// Your own data, kept with the payment: a plain object that JSON can represent.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "{ readonly [key: string]: unknown }")
+    )]
+    pub metadata: Option<Json>,
+    /// `MerchantPaymentRequest` fields to select instead of `id hostedLink status`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
 /// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an

@@ -13,7 +13,7 @@ import type {
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import { confirm } from "./confirm.js";
-import type { BotMethod, MerchantMethod } from "./operations.js";
+import type { BotMethod, MerchantMethod, ServerMerchantMethod } from "./operations.js";
 import { fromGlue, notLive } from "./errors.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
 import { release, wasm } from "./wasm.js";
@@ -250,9 +250,23 @@ export class BotClient {
   }
 }
 
+/**
+ * The call of a merchant operation (its argument, if it takes one, and options) on `self`'s
+ * Core: `self` is a `MerchantClient` (or an instance of the server entries' subclass, whose
+ * secret-key methods go through it too). Set by the class. @internal
+ */
+export let callMerchant: <T>(
+  self: unknown, method: MerchantMethod | ServerMerchantMethod, argument: unknown, options: unknown,
+) => Promise<T>;
+
 /** Client of the merchant endpoint (public-key-safe reads, and `account` with the secret key). */
 export class MerchantClient {
   #client: Client;
+
+  static {
+    callMerchant = <T>(self: unknown, method: MerchantMethod | ServerMerchantMethod, argument: unknown, options: unknown) =>
+      send<T>(MerchantClient.#of(self), "MerchantClient", (core) => core.prepare(method, argument, options));
+  }
 
   /** Throws `SettlementError` (`secret_key_in_browser`, `invalid_input`); see `MerchantClientOptions`. */
   constructor(options: MerchantClientOptions) {
@@ -262,11 +276,6 @@ export class MerchantClient {
   /** The client of `self` if it is a MerchantClient (live or freed). */
   static #of(self: unknown): Client | undefined {
     return typeof self === "object" && self !== null && #client in self ? self.#client : undefined;
-  }
-
-  /** The call of `method` (its operation's argument, if it takes one, and options) on `self`'s Core. */
-  static #call<T>(self: unknown, method: MerchantMethod, argument: unknown, options: unknown): Promise<T> {
-    return send<T>(MerchantClient.#of(self), "MerchantClient", (core) => core.prepare(method, argument, options));
   }
 
   /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
@@ -279,12 +288,12 @@ export class MerchantClient {
    * it belongs on a server: the service answers a public key with `forbidden`.
    */
   account(options?: MerchantCallOptions): Promise<Account> {
-    return MerchantClient.#call(this, "account", undefined, options);
+    return callMerchant(this, "account", undefined, options);
   }
 
   /** The countries the service operates in. */
   availableCountries(options?: MerchantCallOptions): Promise<Country[]> {
-    return MerchantClient.#call(this, "availableCountries", undefined, options);
+    return callMerchant(this, "availableCountries", undefined, options);
   }
 
   /**
@@ -292,7 +301,7 @@ export class MerchantClient {
    * `Country.id` from `availableCountries()` (trimmed, not empty).
    */
   paymentMethodTypes(countryId: string, options?: MerchantCallOptions): Promise<PaymentMethodType[]> {
-    return MerchantClient.#call(this, "paymentMethodTypes", countryId, options);
+    return callMerchant(this, "paymentMethodTypes", countryId, options);
   }
 
   /**
@@ -300,17 +309,17 @@ export class MerchantClient {
    * `countryCode` is an ISO 3166-1 alpha-2 code (`"NG"`, any case; sent upper-case).
    */
   marketRate(countryCode: string, options?: MerchantCallOptions): Promise<MarketRate | null> {
-    return MerchantClient.#call(this, "marketRate", countryCode, options);
+    return callMerchant(this, "marketRate", countryCode, options);
   }
 
   /** The ramp limits (USD). */
   rampLimits(options?: MerchantCallOptions): Promise<RampLimits> {
-    return MerchantClient.#call(this, "rampLimits", undefined, options);
+    return callMerchant(this, "rampLimits", undefined, options);
   }
 
   /** The assets the onchain ramp handles. */
   rampableAssets(options?: MerchantCallOptions): Promise<RampableAsset[]> {
-    return MerchantClient.#call(this, "rampableAssets", undefined, options);
+    return callMerchant(this, "rampableAssets", undefined, options);
   }
 
   /**
@@ -318,7 +327,7 @@ export class MerchantClient {
    * as given), or `null` when the service does not know it.
    */
   paymentRequest(reference: string, options?: MerchantCallOptions): Promise<PaymentRequest | null> {
-    return MerchantClient.#call(this, "paymentRequest", reference, options);
+    return callMerchant(this, "paymentRequest", reference, options);
   }
 
   /**
@@ -332,7 +341,7 @@ export class MerchantClient {
    * `paymentRequest(reference)`). To confirm until settled, use `confirmUntilSettled`.
    */
   confirmTransaction(options: ConfirmTransactionOptions): Promise<boolean> {
-    return MerchantClient.#call(this, "confirmTransaction", undefined, options);
+    return callMerchant(this, "confirmTransaction", undefined, options);
   }
 
   /**

@@ -608,7 +608,23 @@ pub fn mutation_values(
     }
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
-        values.push(string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str));
+        values.push(match a.check {
+            // `metadata`: a plain object JSON can represent, sent as it is.
+            #[cfg(feature = "server")]
+            Check::OptJsonObject => match get(&o, a.caller, a.caller)? {
+                None => Value::Null,
+                Some(v) => match variables(&v) {
+                    Ok(Some(v)) => Value::Json(v),
+                    _ => {
+                        return Err(invalid(
+                            a.caller,
+                            " must be a plain object that JSON can represent",
+                        ))
+                    }
+                },
+            },
+            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
+        });
     }
     let options = FieldOptions {
         fields: fields(&o)?,

@@ -3,6 +3,7 @@ use crate::config::ClientOptions;
 use crate::error::Code;
 use crate::graphql;
 use crate::testing::FakeTransport;
+use crate::types::InitiateHostedPaymentArgs;
 use futures::executor::block_on;
 use serde_json::{json, Value};
 
@@ -406,4 +407,69 @@ fn confirm_until_settled_honours_the_signal_between_confirmations() {
     .unwrap_err();
     assert_eq!(e.code, Code::Aborted);
     assert_eq!(c.transport().sent(), 1, "nothing sent after the abort");
+}
+
+fn hosted() -> InitiateHostedPaymentArgs {
+    InitiateHostedPaymentArgs {
+        amount: "25000.00".into(),
+        currency: Some("ngn".into()),
+        country_code: "ng".into(),
+        email: "ada@example.com".into(),
+        payment_type: "deposit".into(),
+        reference: "order-42".into(),
+        first_name: "Ada".into(),
+        last_name: "Obi".into(),
+        metadata: Some(json!({"cart": 42})),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn hosted_payments_are_sent_once_and_a_lost_answer_is_outcome_unknown() {
+    let c = client(SECRET);
+    c.transport().http(
+        200,
+        r#"{"data":{"initiateHostedPayment":{"id":"mpr_1","hostedLink":"https://h.example/p","status":"created"}}}"#,
+    );
+    let p = block_on(c.initiate_hosted_payment(hosted())).unwrap();
+    assert_eq!(p.id.as_deref(), Some("mpr_1"));
+    assert_eq!(p.status.as_deref(), Some("created"));
+    let body = c.transport().request(0).json();
+    assert_eq!(body["operationName"], "InitiateHostedPayment");
+    assert_eq!(
+        body["variables"],
+        json!({"amount": "25000.00", "currency": "NGN", "countryCode": "NG", "email": "ada@example.com",
+            "paymentType": "deposit", "reference": "order-42", "firstName": "Ada", "lastName": "Obi",
+            "metadata": {"cart": 42}})
+    );
+    for failure in [
+        crate::transport::TransportError::Timeout,
+        crate::transport::TransportError::Network("reset".into()),
+    ] {
+        let c = client(SECRET);
+        c.transport().fail(failure.clone());
+        c.transport()
+            .http(200, r#"{"data":{"cancelHostedPayment":true}}"#);
+        let e = block_on(c.initiate_hosted_payment(hosted())).unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown);
+        assert_eq!(c.transport().sent(), 1);
+        let c = client(SECRET);
+        c.transport().fail(failure);
+        c.transport()
+            .http(200, r#"{"data":{"cancelHostedPayment":true}}"#);
+        let e = block_on(c.cancel_hosted_payment("mpr_1", Default::default())).unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown);
+        assert_eq!(c.transport().sent(), 1);
+    }
+    // Refused before sending.
+    let c = client(SECRET);
+    let e = block_on(c.initiate_hosted_payment(InitiateHostedPaymentArgs {
+        email: "nope".into(),
+        ..hosted()
+    }))
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("email"));
+    let e = block_on(c.cancel_hosted_payment(" ", Default::default())).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("paymentRequest"));
+    assert_eq!(c.transport().sent(), 0);
 }

@@ -79,15 +79,19 @@ fn every_declared_query_is_read_only_and_retryable() {
             op.name
         );
     }
-    // Every mutation is the bot's but `confirmTransaction` (the merchant's public-key one).
+    // Every mutation is the bot's but `confirmTransaction` (the merchant's public-key one)
+    // and the merchant's secret-key ones; only merchant operations need the secret key.
     for op in mutations() {
-        let merchant = op.name == CONFIRM_TRANSACTION.name;
+        let merchant = op.name == CONFIRM_TRANSACTION.name || op.secret_key;
         let endpoint = if merchant {
             Endpoint::Merchant
         } else {
             Endpoint::Bot
         };
         assert_eq!(op.endpoint, endpoint, "{}", op.name);
+    }
+    for op in ALL.iter().filter(|op| op.secret_key) {
+        assert_eq!(op.endpoint, Endpoint::Merchant, "{}", op.name);
     }
     // A mutation (MUTATIONS declares six) is never retried, and the read-only scan agrees.
     let m = Operation {
@@ -247,6 +251,108 @@ confirmTransaction(paymentRequest: $paymentRequest, transactionHash: $transactio
             "{shown}"
         );
     }
+}
+
+#[test]
+fn hosted_payment_declarations_and_their_checks() {
+    assert_eq!(
+        INITIATE_HOSTED_PAYMENT.document(INITIATE_HOSTED_PAYMENT.fields),
+        "mutation InitiateHostedPayment($amount: Decimal!, $currency: P2PPaymentCurrency, \
+$countryCode: String!, $email: String!, $paymentType: P2PPaymentTypeType!, $reference: String!, \
+$firstName: String!, $lastName: String!, $redirectUrl: String, $metadata: JSON) { \
+initiateHostedPayment(amount: $amount, currency: $currency, countryCode: $countryCode, email: \
+$email, paymentType: $paymentType, reference: $reference, firstName: $firstName, lastName: \
+$lastName, redirectUrl: $redirectUrl, metadata: $metadata) { id hostedLink status } }"
+    );
+    assert_eq!(
+        CANCEL_HOSTED_PAYMENT.document(CANCEL_HOSTED_PAYMENT.fields),
+        "mutation CancelHostedPayment($paymentRequest: ID!) { cancelHostedPayment(paymentRequest: \
+$paymentRequest) }"
+    );
+    for op in [&INITIATE_HOSTED_PAYMENT, &CANCEL_HOSTED_PAYMENT] {
+        assert!(op.secret_key && !op.retryable(), "{}", op.name);
+        assert_eq!(op.endpoint, Endpoint::Merchant);
+    }
+    assert!(!CONFIRM_TRANSACTION.secret_key && !ACCOUNT.secret_key);
+    let s = |v: &str| Value::Str(v.into());
+    let n = || Value::Null;
+    // amount, currency, countryCode, email, paymentType, reference, firstName, lastName,
+    // redirectUrl, metadata
+    let good = || {
+        vec![
+            s("25000.00"),
+            s("ngn"),
+            s("ng"),
+            s("ada@example.com"),
+            s("deposit"),
+            s(" order 42 "),
+            s(" Ada "),
+            s("Obi"),
+            s("https://shop.example/done?o=42"),
+            Value::Json(serde_json::json!({ "cart": [1, 2] })),
+        ]
+    };
+    assert_eq!(
+        INITIATE_HOSTED_PAYMENT.variables(good()).unwrap(),
+        vec![
+            ("amount", s("25000.00")),
+            ("currency", s("NGN")),
+            ("countryCode", s("NG")),
+            ("email", s("ada@example.com")),
+            ("paymentType", s("deposit")),
+            ("reference", s(" order 42 ")),
+            ("firstName", s("Ada")),
+            ("lastName", s("Obi")),
+            ("redirectUrl", s("https://shop.example/done?o=42")),
+            (
+                "metadata",
+                Value::Json(serde_json::json!({ "cart": [1, 2] }))
+            ),
+        ]
+    );
+    let mut minimal = good();
+    for i in [1, 8, 9] {
+        minimal[i] = n();
+    }
+    assert_eq!(INITIATE_HOSTED_PAYMENT.variables(minimal).unwrap().len(), 7);
+    let with = |i: usize, v: Value| {
+        let mut values = good();
+        values[i] = v;
+        values
+    };
+    for (values, field) in [
+        (with(0, s("1e3")), "amount"),
+        (with(0, s("-5")), "amount"),
+        (with(0, n()), "amount"),
+        (with(1, s("NAIRA")), "currency"),
+        (with(1, s("N1")), "currency"),
+        (with(2, s("NGA")), "countryCode"),
+        (with(3, s("ada")), "email"),
+        (with(3, s("ada@example")), "email"),
+        (with(3, s("a da@example.com")), "email"),
+        (with(3, s("@example.com")), "email"),
+        (with(4, s("Deposit")), "paymentType"),
+        (with(4, s("refund")), "paymentType"),
+        (with(5, s("  ")), "reference"),
+        (with(6, s("")), "firstName"),
+        (with(7, s(" ")), "lastName"),
+        (with(8, s("ftp://shop.example/")), "redirectUrl"),
+        (with(8, s("/done")), "redirectUrl"),
+        (with(8, s("https://u:p@shop.example/")), "redirectUrl"),
+        (with(9, Value::Json(serde_json::json!([1, 2]))), "metadata"),
+        (with(9, Value::Json(serde_json::json!("text"))), "metadata"),
+        (with(9, s("{}")), "metadata"),
+    ] {
+        let shown = format!("{values:?}");
+        let e = INITIATE_HOSTED_PAYMENT.variables(values).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field)),
+            "{shown}"
+        );
+    }
+    let e = CANCEL_HOSTED_PAYMENT.variables(vec![s(" ")]).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("paymentRequest"));
 }
 
 #[test]
@@ -900,6 +1006,22 @@ fn every_operation_has_a_method_in_the_rust_shell() {
                 "rampLimits" => merchant.ramp_limits(f()).await.map(drop),
                 "rampableAssets" => merchant.rampable_assets(f()).await.map(drop),
                 "paymentRequest" => merchant.payment_request("ref-1", f()).await.map(drop),
+                "initiateHostedPayment" => merchant
+                    .initiate_hosted_payment(InitiateHostedPaymentArgs {
+                        amount: "25000.00".into(),
+                        country_code: "NG".into(),
+                        email: "ada@example.com".into(),
+                        payment_type: "deposit".into(),
+                        reference: "order-1".into(),
+                        first_name: "Ada".into(),
+                        last_name: "Obi".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "cancelHostedPayment" => {
+                    merchant.cancel_hosted_payment("mpr_1", c()).await.map(drop)
+                }
                 "confirmTransaction" => merchant
                     .confirm_transaction(ConfirmTransactionArgs {
                         payment_request: "mpr_1".into(),
@@ -926,8 +1048,9 @@ fn every_operation_has_a_method_in_the_rust_shell() {
 /// `UPDATE_GENERATED=1 cargo test` rewrites it.
 #[test]
 fn typescript_method_names_are_current() {
-    let names = |endpoint: Endpoint| {
+    let names = |endpoint: Endpoint, secret_key: bool| {
         of(endpoint)
+            .filter(|op| op.secret_key == secret_key)
             .map(|op| format!("\n  | {:?}", op.method))
             .collect::<String>()
     };
@@ -937,10 +1060,13 @@ fn typescript_method_names_are_current() {
 // do not edit (UPDATE_GENERATED=1 cargo test rewrites it).\n\n\
 /** The methods of `BotClient` that run a built-in operation. */\n\
 export type BotMethod ={};\n\n\
-/** The methods of `MerchantClient` that run a built-in operation. */\n\
-export type MerchantMethod ={};\n",
-        names(Endpoint::Bot),
-        names(Endpoint::Merchant)
+/** The methods of `MerchantClient` that run a built-in operation, in every entry. */\n\
+export type MerchantMethod ={};\n\n\
+/** The methods of `MerchantClient` that need the secret key: the server entries' only. */\n\
+export type ServerMerchantMethod ={};\n",
+        names(Endpoint::Bot, false),
+        names(Endpoint::Merchant, false),
+        names(Endpoint::Merchant, true)
     );
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -55,6 +55,23 @@ pub struct RampRequest {
     pub reference: Option<String>,
 }
 
+/// `initiateHostedPayment`'s arguments (the GraphQL layer has checked their types).
+#[derive(Clone, Debug)]
+pub struct HostedPayment {
+    pub amount: Decimal,
+    pub currency: Option<String>,
+    pub country_code: String,
+    pub email: String,
+    pub payment_type: PaymentType,
+    pub reference: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub redirect_url: Option<String>,
+}
+
+/// A reference already used by another payment request.
+pub const DUPLICATE_REFERENCE: &str = "DUPLICATE_REFERENCE";
+
 /// Longest reference, coin, network or currency text the ramp page may pass.
 const MAX_RAMP_TEXT: usize = 128;
 
@@ -172,6 +189,107 @@ impl MerchantState {
         };
         self.payment_requests.push(p.clone());
         Ok(p)
+    }
+
+    /// `initiateHostedPayment`: a new `created` payment request. `reference` is the
+    /// merchant's idempotency key: one already used is `DUPLICATE_REFERENCE` (read the
+    /// request back by it instead).
+    pub fn initiate_hosted_payment(
+        &mut self,
+        h: &HostedPayment,
+    ) -> Result<MerchantPaymentRequest, MutationError> {
+        crate::mutations::check_decimal(&h.amount, "amount")?;
+        for (arg, value) in [
+            ("reference", &h.reference),
+            ("firstName", &h.first_name),
+            ("lastName", &h.last_name),
+        ] {
+            if value.trim().is_empty() || value.len() > MAX_RAMP_TEXT {
+                return Err(error(BAD_USER_INPUT, format!("Argument '{arg}' must not be empty or longer than {MAX_RAMP_TEXT} characters")));
+            }
+        }
+        if h.country_code.len() != 2 || !h.country_code.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(error(
+                BAD_USER_INPUT,
+                "Argument 'countryCode' must be two letters",
+            ));
+        }
+        let email_ok = h.email.len() <= 254
+            && h.email
+                .split_once('@')
+                .is_some_and(|(l, d)| !l.is_empty() && d.contains('.') && !d.contains('@'));
+        if !email_ok {
+            return Err(error(
+                BAD_USER_INPUT,
+                "Argument 'email' must be an email address",
+            ));
+        }
+        if let Some(url) = &h.redirect_url {
+            let rest = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"))
+                .unwrap_or("");
+            if rest.is_empty()
+                || rest.starts_with('/')
+                || url.bytes().any(|b| !(0x21..0x7f).contains(&b))
+            {
+                return Err(error(
+                    BAD_USER_INPUT,
+                    "Argument 'redirectUrl' must be an absolute http(s) URL",
+                ));
+            }
+        }
+        if self
+            .payment_requests
+            .iter()
+            .any(|p| p.reference == h.reference)
+        {
+            return Err(error(
+                DUPLICATE_REFERENCE,
+                "A payment request with this reference exists: read it back by its reference",
+            ));
+        }
+        let n = self.take_number();
+        let p = MerchantPaymentRequest {
+            id: ID::from(format!("mpr_hp_{n:04}")),
+            payment_type: h.payment_type,
+            hosted_link: String::new(),
+            amount: h.amount.clone(),
+            currency: h.currency.clone().unwrap_or_else(|| "USD".into()),
+            reference: h.reference.clone(),
+            status: Status::Created,
+            coin: "USDC".into(),
+            network: "CELO".into(),
+        };
+        self.payment_requests.push(p.clone());
+        Ok(p)
+    }
+
+    /// `cancelHostedPayment`: created or picked_up → canceled.
+    pub fn cancel_hosted_payment(&mut self, id: &str) -> Result<bool, MutationError> {
+        if id.trim().is_empty() {
+            return Err(error(
+                BAD_USER_INPUT,
+                "Argument 'paymentRequest' must not be empty",
+            ));
+        }
+        let p = self
+            .payment_requests
+            .iter_mut()
+            .find(|p| p.id.as_str() == id)
+            .ok_or_else(|| error(NOT_FOUND, "Payment request not found"))?;
+        if !matches!(p.status, Status::Created | Status::PickedUp) {
+            return Err(error(
+                INVALID_TRANSITION,
+                format!(
+                    "cancelHostedPayment needs a created or picked_up request; {} is {}",
+                    p.id.as_str(),
+                    status_name(p.status)
+                ),
+            ));
+        }
+        p.status = Status::Canceled;
+        Ok(true)
     }
 
     /// A simulated transfer paying request `id` (created or picked_up): its transaction

@@ -435,4 +435,95 @@ impl MerchantMutation {
             .map(Some)
             .map_err(mutation_error)
     }
+
+    /// Creates a hosted payment page (SECRET key; the public key gets FORBIDDEN).
+    /// `reference` is the merchant's idempotency key: a reference already used is
+    /// DUPLICATE_REFERENCE. The request starts `created`.
+    #[allow(clippy::too_many_arguments)]
+    async fn initiate_hosted_payment(
+        &self,
+        ctx: &Context<'_>,
+        amount: Decimal,
+        currency: Option<P2PPaymentCurrency>,
+        country_code: String,
+        email: String,
+        payment_type: P2PPaymentTypeType,
+        reference: String,
+        first_name: String,
+        last_name: String,
+        redirect_url: Option<String>,
+        metadata: Option<async_graphql::Json<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Result<Option<MerchantPaymentRequest>> {
+        secret_only(ctx)?;
+        let _ = metadata; // accepted and kept by the real service; the sandbox has no use for it
+        let store = ctx.data::<Arc<Store>>()?;
+        let config = ctx.data::<SchemaConfig>()?;
+        let h = crate::payments::HostedPayment {
+            amount,
+            currency: currency.map(|c| format!("{c:?}").to_ascii_uppercase()),
+            country_code,
+            email,
+            payment_type: match payment_type {
+                P2PPaymentTypeType::Deposit => crate::data::PaymentType::Deposit,
+                P2PPaymentTypeType::Withdrawal => crate::data::PaymentType::Withdrawal,
+            },
+            reference,
+            first_name,
+            last_name,
+            redirect_url,
+        };
+        store
+            .merchant()
+            .initiate_hosted_payment(&h)
+            .map(|p| Some(with_hosted_link(&p, &config.base_url)))
+            .map_err(mutation_error)
+    }
+
+    /// Cancels a hosted payment (SECRET key): created or picked_up → canceled.
+    async fn cancel_hosted_payment(
+        &self,
+        ctx: &Context<'_>,
+        payment_request: ID,
+    ) -> Result<Option<bool>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .cancel_hosted_payment(payment_request.as_str())
+            .map(Some)
+            .map_err(mutation_error)
+    }
+}
+
+/// FORBIDDEN unless the request carries the merchant's secret key.
+fn secret_only(ctx: &Context<'_>) -> Result<()> {
+    if ctx.data::<MerchantIdentity>()?.secret {
+        Ok(())
+    } else {
+        Err(coded_error(
+            "Forbidden: this operation needs the secret key; a public key cannot call it",
+            "FORBIDDEN",
+        ))
+    }
+}
+
+/// The currencies of hosted payments.
+#[derive(async_graphql::Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "P2PPaymentCurrency")]
+pub enum P2PPaymentCurrency {
+    Ngn,
+    Kes,
+    Ghs,
+    Ugx,
+    Tzs,
+    Zar,
+    Usd,
+}
+
+/// `deposit` or `withdrawal`.
+#[derive(async_graphql::Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "P2PPaymentTypeType", rename_items = "snake_case")]
+pub enum P2PPaymentTypeType {
+    Deposit,
+    Withdrawal,
 }

@@ -331,3 +331,67 @@ async fn the_onchain_ramp_request_is_confirmed_and_settled() {
         .await;
     assert_eq!(v, json!({"data": {"merchantPaymentRequest": null}}));
 }
+
+#[tokio::test]
+async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_once() {
+    let sb = sandbox();
+    let initiate = "mutation I($a: Decimal!, $c: P2PPaymentCurrency, $cc: String!, $e: String!, $t: P2PPaymentTypeType!, $r: String!, $f: String!, $l: String!, $u: String, $m: JSON) { initiateHostedPayment(amount: $a, currency: $c, countryCode: $cc, email: $e, paymentType: $t, reference: $r, firstName: $f, lastName: $l, redirectUrl: $u, metadata: $m) { id hostedLink status reference amount currency } }";
+    let vars = json!({"a": "25000.00", "c": "NGN", "cc": "NG", "e": "ada@example.com", "t": "deposit", "r": "hp-it-1", "f": "Ada", "l": "Obi", "u": "https://shop.example/done", "m": {"order": 42}});
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, initiate, vars.clone())
+        .await;
+    assert_eq!(first_code(&v), "FORBIDDEN", "the public key cannot");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, initiate, vars.clone())
+        .await;
+    let p = &v["data"]["initiateHostedPayment"];
+    assert_eq!(p["status"], "created", "{v}");
+    assert_eq!(p["reference"], "hp-it-1");
+    assert_eq!(
+        (p["amount"].as_str(), p["currency"].as_str()),
+        (Some("25000.00"), Some("NGN"))
+    );
+    assert!(p["hostedLink"].as_str().unwrap().contains("/hosted/ramp?"));
+    let id = p["id"].as_str().unwrap().to_owned();
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, initiate, vars.clone())
+        .await;
+    assert_eq!(first_code(&v), "DUPLICATE_REFERENCE");
+    assert_eq!(request_status(&sb, "hp-it-1").await, "created");
+    let mut bad = vars.clone();
+    bad["e"] = json!("not-an-email");
+    bad["r"] = json!("hp-it-2");
+    assert_eq!(
+        first_code(&sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await),
+        "BAD_USER_INPUT"
+    );
+    let mut bad = vars.clone();
+    bad["c"] = json!("XXX");
+    assert_eq!(
+        first_code(&sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await),
+        "BAD_USER_INPUT"
+    );
+
+    let cancel = "mutation C($p: ID!) { cancelHostedPayment(paymentRequest: $p) }";
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, cancel, json!({"p": id}))
+        .await;
+    assert_eq!(first_code(&v), "FORBIDDEN");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": id}))
+        .await;
+    assert_eq!(v, json!({"data": {"cancelHostedPayment": true}}));
+    assert_eq!(request_status(&sb, "hp-it-1").await, "canceled");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": id}))
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_1002"}))
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION", "a completed request");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_nope"}))
+        .await;
+    assert_eq!(first_code(&v), "NOT_FOUND");
+}

@@ -164,7 +164,11 @@ async fn mutation_signatures_match_the_contract() {
         .await;
     assert_eq!(
         v["data"]["__schema"]["mutationType"]["fields"],
-        json!([{"name": "confirmTransaction"}])
+        json!([
+            {"name": "confirmTransaction"},
+            {"name": "initiateHostedPayment"},
+            {"name": "cancelHostedPayment"}
+        ])
     );
 }
 
