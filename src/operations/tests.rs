@@ -273,7 +273,12 @@ $paymentRequest) }"
         assert!(op.secret_key && !op.retryable(), "{}", op.name);
         assert_eq!(op.endpoint, Endpoint::Merchant);
     }
-    assert!(!CONFIRM_TRANSACTION.secret_key && !ACCOUNT.secret_key);
+    let secret: Vec<&str> = ALL
+        .iter()
+        .filter(|op| op.secret_key)
+        .map(|op| op.method)
+        .collect();
+    assert_eq!(secret, ["initiateHostedPayment", "cancelHostedPayment"]);
     let s = |v: &str| Value::Str(v.into());
     let n = || Value::Null;
     // amount, currency, countryCode, email, paymentType, reference, firstName, lastName,
