@@ -239,6 +239,28 @@ impl<T: Transport> MerchantClient<T> {
             .await
     }
 
+    /// Sends USD stablecoins from the merchant's balance to an onchain address (secret key).
+    /// Sent once, never retried: after `outcome_unknown`, check the balance with
+    /// [`MerchantClient::account`] before trying again.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub async fn withdraw_onchain(
+        &self,
+        args: crate::types::WithdrawOnchainArgs,
+    ) -> Result<crate::types::OnchainWithdrawal, Error> {
+        let values = vec![
+            Value::Str(args.address),
+            Value::Str(args.amount_usd),
+            args.network.map_or(Value::Null, Value::Str),
+            args.metadata.map_or(Value::Null, Value::Json),
+        ];
+        let options = FieldOptions {
+            fields: args.fields,
+            signal: args.signal,
+        };
+        self.execute_typed(self.prepare(&crate::operations::WITHDRAW_ONCHAIN, values, options))
+            .await
+    }
+
     /// The confirmation loop of `args`, validated (every argument, before anything is sent):
     /// what [`MerchantClient::confirm_until_settled`] drives.
     pub fn confirmation(&self, args: ConfirmUntilSettledArgs) -> Result<Confirmation, Error> {

@@ -742,6 +742,29 @@ pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
     ..BOT_MUTATION
 };
 
+/// `withdrawOnchain(address: String!, amountUsd: Decimal!, network: String, metadata: JSON):
+/// OnchainWithdrawal` (merchant mutation, secret key *(observed)*): sends USD stablecoins
+/// from the merchant's balance to an onchain address.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const WITHDRAW_ONCHAIN: Operation = Operation {
+    name: "WithdrawOnchain",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "withdrawOnchain",
+    args: &[
+        arg("address", "String!", "address", Check::Id),
+        arg("amountUsd", "Decimal!", "amountUsd", Check::Decimal),
+        arg("network", "String", "network", Check::OptId),
+        arg("metadata", "JSON", "metadata", Check::OptJsonObject),
+    ],
+    returns: "OnchainWithdrawal",
+    fields: "id status",
+    method: "withdrawOnchain",
+    result: "OnchainWithdrawal",
+    secret_key: true,
+    ..BASE
+};
+
 /// Every built-in operation: the bot's, then the merchant's. The secret-key operations
 /// ([`Operation::secret_key`]) are declared where a secret key may be used: in the Rust API
 /// (no `npm` feature) and in the npm package's server build (feature `server`), never in its
@@ -770,6 +793,8 @@ pub static ALL: &[&Operation] = &[
     &INITIATE_HOSTED_PAYMENT,
     #[cfg(any(feature = "server", not(feature = "npm")))]
     &CANCEL_HOSTED_PAYMENT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &WITHDRAW_ONCHAIN,
 ];
 
 /// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).

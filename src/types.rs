@@ -242,6 +242,37 @@ pub struct InitiateHostedPaymentArgs {
     pub signal: Option<Signal>,
 }
 
+/// Options of `withdrawOnchain()` (secret key, on a server): send USD stablecoins from the
+/// merchant's balance to `address`. Sent once, never retried (a lost answer is
+/// `outcome_unknown`: check the balance with `account()` before trying again). Refused before
+/// sending (`invalid_input`): a blank `address` or `network`, an `amountUsd` that is not
+/// non-negative decimal text, a `metadata` that is not a plain object.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "WithdrawOnchainOptions"))]
+pub struct WithdrawOnchainArgs {
+    /// The destination address (trimmed).
+    pub address: String,
+    /// The amount in USD, decimal text such as `"150.00"`.
+    pub amount_usd: String,
+    /// The network, e.g. `"CELO"` (trimmed; the service's default when absent).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub network: Option<String>,
+    /// Your own data, kept with the withdrawal: a plain object that JSON can represent.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "{ readonly [key: string]: unknown }")
+    )]
+    pub metadata: Option<Json>,
+    /// `OnchainWithdrawal` fields to select instead of `id status`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
 /// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an
@@ -652,6 +683,31 @@ pub struct RampableAsset {
     /// The token contract, when there is one.
     #[serde(default)]
     pub contract_address: Option<String>,
+}
+
+/// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct OnchainWithdrawal {
+    /// The id.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// `pending` when just made (the sandbox's), or another status.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub status: Option<String>,
+    /// The destination address.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub address: Option<String>,
+    /// Decimal text.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub amount_usd: Option<String>,
+    /// The network, e.g. `CELO`.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub network: Option<String>,
 }
 
 /// A merchant payment request (`merchantPaymentRequest`).

@@ -27,4 +27,5 @@ export type MerchantMethod =
 /** The methods of `MerchantClient` that need the secret key: the server entries' only. */
 export type ServerMerchantMethod =
   | "initiateHostedPayment"
-  | "cancelHostedPayment";
+  | "cancelHostedPayment"
+  | "withdrawOnchain";

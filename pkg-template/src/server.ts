@@ -4,7 +4,7 @@
 // neither the methods nor the declarations. A secret key in a browser is refused by the
 // constructor all the same (`secret_key_in_browser`).
 import type {
-  InitiateHostedPaymentOptions, PaymentRequest, RequestOptions,
+  InitiateHostedPaymentOptions, OnchainWithdrawal, PaymentRequest, RequestOptions, WithdrawOnchainOptions,
 } from "./glue/settlement_wasm.js";
 import { MerchantClient as BrowserMerchantClient, callMerchant } from "./clients.js";
 import type { ServerMerchantMethod } from "./operations.js";
@@ -37,6 +37,16 @@ export class MerchantClient extends BrowserMerchantClient {
    */
   cancelHostedPayment(paymentRequest: string, options?: RequestOptions): Promise<boolean> {
     return callMerchant(this, "cancelHostedPayment", paymentRequest, options);
+  }
+
+  /**
+   * Sends USD stablecoins from the merchant's balance to an onchain `address` (secret key):
+   * `amountUsd` decimal text, `network` (e.g. `"CELO"`) and `metadata` optional. Resolves with
+   * the withdrawal (`{ id, status }` by default). Sent once, never retried: a lost answer is
+   * `outcome_unknown`; check the balance with `account()` before trying again.
+   */
+  withdrawOnchain(options: WithdrawOnchainOptions): Promise<OnchainWithdrawal> {
+    return callMerchant(this, "withdrawOnchain", undefined, options);
   }
 }
 

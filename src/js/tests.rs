@@ -152,7 +152,11 @@ fn decisions_have_named_members() {
 #[wasm_bindgen_test]
 fn the_browser_build_has_no_secret_key_operation() {
     // The npm feature without `server`: the browser bundle's configuration.
-    for method in ["initiateHostedPayment", "cancelHostedPayment"] {
+    for method in [
+        "initiateHostedPayment",
+        "cancelHostedPayment",
+        "withdrawOnchain",
+    ] {
         let e = core("merchant")
             .prepare(method, "a1".into(), JsValue::UNDEFINED)
             .err()

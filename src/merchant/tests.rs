@@ -473,3 +473,34 @@ fn hosted_payments_are_sent_once_and_a_lost_answer_is_outcome_unknown() {
     assert_eq!(e.field.as_deref(), Some("paymentRequest"));
     assert_eq!(c.transport().sent(), 0);
 }
+
+#[test]
+fn withdraw_onchain_is_sent_once() {
+    let args = || crate::types::WithdrawOnchainArgs {
+        address: " 0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D ".into(),
+        amount_usd: "150.00".into(),
+        network: Some("CELO".into()),
+        ..Default::default()
+    };
+    let c = client(SECRET);
+    c.transport().http(
+        200,
+        r#"{"data":{"withdrawOnchain":{"id":"ow_1","status":"pending"}}}"#,
+    );
+    let w = block_on(c.withdraw_onchain(args())).unwrap();
+    assert_eq!(w.status.as_deref(), Some("pending"));
+    assert_eq!(
+        c.transport().request(0).json()["variables"],
+        json!({"address": "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D", "amountUsd": "150.00", "network": "CELO"})
+    );
+    let c = client(SECRET);
+    c.transport()
+        .fail(crate::transport::TransportError::Timeout);
+    c.transport().http(
+        200,
+        r#"{"data":{"withdrawOnchain":{"id":"ow_2","status":"pending"}}}"#,
+    );
+    let e = block_on(c.withdraw_onchain(args())).unwrap_err();
+    assert_eq!(e.code, Code::OutcomeUnknown);
+    assert_eq!(c.transport().sent(), 1);
+}

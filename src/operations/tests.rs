@@ -278,7 +278,14 @@ $paymentRequest) }"
         .filter(|op| op.secret_key)
         .map(|op| op.method)
         .collect();
-    assert_eq!(secret, ["initiateHostedPayment", "cancelHostedPayment"]);
+    assert_eq!(
+        secret,
+        [
+            "initiateHostedPayment",
+            "cancelHostedPayment",
+            "withdrawOnchain"
+        ]
+    );
     let s = |v: &str| Value::Str(v.into());
     let n = || Value::Null;
     // amount, currency, countryCode, email, paymentType, reference, firstName, lastName,
@@ -358,6 +365,49 @@ $paymentRequest) }"
     }
     let e = CANCEL_HOSTED_PAYMENT.variables(vec![s(" ")]).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("paymentRequest"));
+}
+
+#[test]
+fn withdraw_onchain_is_declared_and_checked() {
+    assert_eq!(
+        WITHDRAW_ONCHAIN.document(WITHDRAW_ONCHAIN.fields),
+        "mutation WithdrawOnchain($address: String!, $amountUsd: Decimal!, $network: String, \
+$metadata: JSON) { withdrawOnchain(address: $address, amountUsd: $amountUsd, network: $network, \
+metadata: $metadata) { id status } }"
+    );
+    assert!(WITHDRAW_ONCHAIN.secret_key && !WITHDRAW_ONCHAIN.retryable());
+    let s = |v: &str| Value::Str(v.into());
+    let n = || Value::Null;
+    assert_eq!(
+        WITHDRAW_ONCHAIN
+            .variables(vec![s(" 0xabc "), s("150.00"), s(" CELO "), n()])
+            .unwrap(),
+        vec![
+            ("address", s("0xabc")),
+            ("amountUsd", s("150.00")),
+            ("network", s("CELO"))
+        ]
+    );
+    for (values, field) in [
+        (vec![s(" "), s("1.00"), n(), n()], "address"),
+        (vec![n(), s("1.00"), n(), n()], "address"),
+        (vec![s("0xabc"), s("1,00"), n(), n()], "amountUsd"),
+        (vec![s("0xabc"), Value::Int(1), n(), n()], "amountUsd"),
+        (vec![s("0xabc"), s("1.00"), s(""), n()], "network"),
+        (
+            vec![
+                s("0xabc"),
+                s("1.00"),
+                n(),
+                Value::Json(serde_json::json!(null)),
+            ],
+            "metadata",
+        ),
+    ] {
+        let shown = format!("{values:?}");
+        let e = WITHDRAW_ONCHAIN.variables(values).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field), "{shown}");
+    }
 }
 
 #[test]
@@ -1027,6 +1077,14 @@ fn every_operation_has_a_method_in_the_rust_shell() {
                 "cancelHostedPayment" => {
                     merchant.cancel_hosted_payment("mpr_1", c()).await.map(drop)
                 }
+                "withdrawOnchain" => merchant
+                    .withdraw_onchain(WithdrawOnchainArgs {
+                        address: "0xabc".into(),
+                        amount_usd: "1.00".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
                 "confirmTransaction" => merchant
                     .confirm_transaction(ConfirmTransactionArgs {
                         payment_request: "mpr_1".into(),

@@ -123,7 +123,7 @@ describe("the browser bundle has no secret-key operation", () => {
   const pkgDir = new URL("./node_modules/settlement-wasm/", import.meta.url);
   test("neither the methods nor the declarations are in index.js or the browser .wasm", async () => {
     const browser = await import(new URL("index.js", pkgDir).href);
-    for (const name of ["initiateHostedPayment", "cancelHostedPayment"]) {
+    for (const name of ["initiateHostedPayment", "cancelHostedPayment", "withdrawOnchain"]) {
       assert.equal(typeof browser.MerchantClient.prototype[name], "undefined", `browser MerchantClient.${name}`);
       assert.equal(typeof MerchantClient.prototype[name], "function", `server MerchantClient.${name}`);
       for (const file of ["index.js", "web/settlement_wasm_bg.wasm"]) {
@@ -133,5 +133,43 @@ describe("the browser bundle has no secret-key operation", () => {
     }
     // The public-key confirmation is in both.
     assert.equal(typeof browser.MerchantClient.prototype.confirmTransaction, "function");
+  });
+});
+
+describe("withdrawOnchain (secret key, server entry)", () => {
+  const to = "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D";
+  test("a pending withdrawal; the service's refusals are typed", async () => {
+    const tag = uniqueTag("withdraw");
+    const m = server(tag);
+    const w = await m.withdrawOnchain({ address: ` ${to} `, amountUsd: "150.00", network: "CELO", metadata: { payout: 7 } });
+    assert.deepEqual(Object.keys(w).sort(), ["id", "status"]);
+    assert.equal(w.status, "pending");
+    const log = await settledLog(tag, 1, { settleMs: 0 });
+    assert.deepEqual(log[0].variables, { address: to, amountUsd: "150.00", network: "CELO", metadata: { payout: 7 } });
+    const more = await expectCode(assert, SettlementError, () => m.withdrawOnchain({ address: to, amountUsd: "1520.01" }), "graphql");
+    assert.equal(more.graphqlErrors[0].extensions.code, "INSUFFICIENT_FUNDS");
+    await expectCode(assert, SettlementError,
+      () => server(uniqueTag("w-public"), undefined, MERCHANT_PUBLIC_KEY).withdrawOnchain({ address: to, amountUsd: "1.00" }), "forbidden");
+  });
+
+  test("refused before anything is sent; a lost answer is outcome_unknown, sent once", async () => {
+    const tag = uniqueTag("withdraw-refused");
+    const m = server(tag);
+    for (const [options, field] of [
+      [{ address: " ", amountUsd: "1.00" }, "address"],
+      [{ address: to, amountUsd: 1 }, "amountUsd"],
+      [{ address: to, amountUsd: "-1" }, "amountUsd"],
+      [{ address: to, amountUsd: "1.00", network: "" }, "network"],
+      [{ address: to, amountUsd: "1.00", metadata: [] }, "metadata"],
+      [{ address: to, amount: "1.00" }, "amount"],
+    ]) {
+      const e = await expectCode(assert, SettlementError, () => m.withdrawOnchain(options), "invalid_input");
+      assert.equal(e.field, field, JSON.stringify(options));
+    }
+    assert.equal((await settledLog(tag, 0)).length, 0, "nothing was sent");
+    const lost = uniqueTag("withdraw-lost");
+    await expectCode(assert, SettlementError,
+      () => server(lost, "drop-after").withdrawOnchain({ address: to, amountUsd: "1.00" }), "outcome_unknown");
+    assert.equal((await settledLog(lost, 1)).length, 1);
   });
 });

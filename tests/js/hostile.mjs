@@ -121,7 +121,7 @@ export function hostileCases(api) {
   }
   // The onchain ramp's confirmation, and (in the server entry) the secret-key operations.
   const hash = `0x${"ab".repeat(32)}`;
-  for (const m of ["confirmTransaction", "confirmUntilSettled", "initiateHostedPayment"]) {
+  for (const m of ["confirmTransaction", "confirmUntilSettled", "initiateHostedPayment", "withdrawOnchain"]) {
     if (typeof merchant[m] === "function") withOptions(`merchant.${m}`, (o) => merchant[m](o));
   }
   for (const k of ["paymentRequest", "transactionHash", "intervalMs", "maxTries"]) {

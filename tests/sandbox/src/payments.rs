@@ -34,11 +34,23 @@ pub struct Transfer {
     pub seen: u32,
 }
 
+/// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
+#[derive(async_graphql::SimpleObject, Clone, Debug)]
+pub struct OnchainWithdrawal {
+    pub id: ID,
+    /// `pending` when made (the sandbox never sends it further).
+    pub status: String,
+    pub address: String,
+    pub amount_usd: Decimal,
+    pub network: String,
+}
+
 /// Everything about the merchant that its mutations change.
 #[derive(Clone, Debug)]
 pub struct MerchantState {
     pub payment_requests: Vec<MerchantPaymentRequest>,
     pub transfers: Vec<Transfer>,
+    pub withdrawals: Vec<OnchainWithdrawal>,
     /// The number of the next request or transfer the sandbox creates.
     next: u32,
 }
@@ -68,6 +80,9 @@ pub struct HostedPayment {
     pub last_name: String,
     pub redirect_url: Option<String>,
 }
+
+/// A withdrawal of more than the balance.
+pub const INSUFFICIENT_FUNDS: &str = "INSUFFICIENT_FUNDS";
 
 /// A reference already used by another payment request.
 pub const DUPLICATE_REFERENCE: &str = "DUPLICATE_REFERENCE";
@@ -124,6 +139,7 @@ impl MerchantState {
         MerchantState {
             payment_requests,
             transfers: Vec::new(),
+            withdrawals: Vec::new(),
             next: 1,
         }
     }
@@ -263,6 +279,71 @@ impl MerchantState {
         };
         self.payment_requests.push(p.clone());
         Ok(p)
+    }
+
+    /// `withdrawOnchain`: a `pending` withdrawal of `amount_usd` (more than 0, at most
+    /// `balance`, else `INSUFFICIENT_FUNDS`) to `address` on `network` (one of `networks`;
+    /// `CELO` when absent). An EVM address is `0x` and 40 hex digits. The sandbox does not
+    /// debit the seeded balance (other suites read it).
+    pub fn withdraw_onchain(
+        &mut self,
+        address: &str,
+        amount_usd: &Decimal,
+        network: Option<&str>,
+        networks: &[String],
+        balance: &Decimal,
+    ) -> Result<OnchainWithdrawal, MutationError> {
+        crate::mutations::check_decimal(amount_usd, "amountUsd")?;
+        let network = network.unwrap_or("CELO");
+        if !networks.iter().any(|n| n == network) {
+            return Err(error(
+                BAD_USER_INPUT,
+                format!("Argument 'network' must be one of {}", networks.join(", ")),
+            ));
+        }
+        let hex40 = address
+            .strip_prefix("0x")
+            .is_some_and(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+        if !hex40 {
+            return Err(error(
+                BAD_USER_INPUT,
+                "Argument 'address' must be an EVM address: 0x and 40 hex digits",
+            ));
+        }
+        let cents = |d: &Decimal| -> i64 {
+            let (int, frac) = d.0.split_once('.').unwrap_or((&d.0, ""));
+            let frac = format!("{frac:0<2}");
+            int.parse::<i64>()
+                .unwrap_or(i64::MAX / 200)
+                .saturating_mul(100)
+                + frac
+                    .get(..2)
+                    .and_then(|f| f.parse::<i64>().ok())
+                    .unwrap_or(0)
+        };
+        let amount = cents(amount_usd);
+        if amount == 0 {
+            return Err(error(
+                BAD_USER_INPUT,
+                "Argument 'amountUsd' must be more than 0",
+            ));
+        }
+        if amount > cents(balance) {
+            return Err(error(
+                INSUFFICIENT_FUNDS,
+                format!("amountUsd is more than the balance ({})", balance.0),
+            ));
+        }
+        let n = self.take_number();
+        let w = OnchainWithdrawal {
+            id: ID::from(format!("ow_{n:04}")),
+            status: "pending".into(),
+            address: address.to_owned(),
+            amount_usd: amount_usd.clone(),
+            network: network.to_owned(),
+        };
+        self.withdrawals.push(w.clone());
+        Ok(w)
     }
 
     /// `cancelHostedPayment`: created or picked_up → canceled.

@@ -479,6 +479,45 @@ impl MerchantMutation {
             .map_err(mutation_error)
     }
 
+    /// Sends USD stablecoins from the merchant's balance to an onchain address (SECRET key).
+    /// `network`: one of the rampable assets' networks (`CELO` when absent); more than the
+    /// balance is INSUFFICIENT_FUNDS. The withdrawal starts `pending`.
+    async fn withdraw_onchain(
+        &self,
+        ctx: &Context<'_>,
+        address: String,
+        amount_usd: Decimal,
+        network: Option<String>,
+        metadata: Option<async_graphql::Json<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Result<Option<crate::payments::OnchainWithdrawal>> {
+        secret_only(ctx)?;
+        let _ = metadata; // accepted and kept by the real service; the sandbox has no use for it
+        let store = ctx.data::<Arc<Store>>()?;
+        let mut networks: Vec<String> = store
+            .rampable_assets
+            .iter()
+            .flat_map(|a| a.networks.iter().cloned())
+            .collect();
+        networks.sort();
+        networks.dedup();
+        let balance = store
+            .account
+            .account_balance
+            .clone()
+            .unwrap_or_else(|| Decimal::text("0.00"));
+        store
+            .merchant()
+            .withdraw_onchain(
+                &address,
+                &amount_usd,
+                network.as_deref(),
+                &networks,
+                &balance,
+            )
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
     /// Cancels a hosted payment (SECRET key): created or picked_up → canceled.
     async fn cancel_hosted_payment(
         &self,

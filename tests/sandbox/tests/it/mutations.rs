@@ -167,6 +167,7 @@ async fn mutation_signatures_match_the_contract() {
         json!([
             {"name": "confirmTransaction"},
             {"name": "initiateHostedPayment"},
+            {"name": "withdrawOnchain"},
             {"name": "cancelHostedPayment"}
         ])
     );
