@@ -8,6 +8,7 @@
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
 //! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `receive` |
+//! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
@@ -52,6 +53,29 @@ export type ConfirmationStep =
   | { kind: "send"; call: PreparedCall }
   | { kind: "wait"; delayMs: number }
   | { kind: "done"; outcome: ConfirmOutcome };
+
+/** What an order watch's driver does next: send its poll, sleep, wait for the page to be visible, or stop. */
+export type WatchStep =
+  | { kind: "send" }
+  | { kind: "sleep"; delayMs: number }
+  | { kind: "idle" }
+  | { kind: "stop" };
+
+/** An order watch's state. */
+export type WatchStatus = {
+  state: "polling" | "paused" | "retrying" | "stopped";
+  error?: unknown;
+  nextPollInMs?: number;
+};
+
+/** What changed since the last update (rows as the service sent them). */
+export type WatchUpdate = {
+  rows: any[];
+  added: any[];
+  changed: { before: any; after: any }[];
+  removed: any[];
+  total: number | null;
+};
 
 /** What an order search's driver does next: hand out a row, run a call and `receive` its value, or stop. */
 export type SearchStep =
