@@ -164,6 +164,17 @@ export function hostileCases(api) {
   slot("ramp message: origin h", (h) => deliver({ origin: h, data: {} }));
   slot("ramp message: data h", (h) => deliver({ origin: "https://ramp.example", data: h }));
   slot("ramp message: payload h", (h) => deliver({ origin: "https://ramp.example", data: { event: "crypto.requested", payload: h } }));
+  // The method names of class `C`'s prototype chain (its own and its parents'), once each.
+  // (Local: the browser suites evaluate this function's own source in the page.)
+  const methodNames = (C) => {
+    const names = new Set();
+    for (let p = C.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+      for (const m of Object.getOwnPropertyNames(p)) {
+        if (m !== "constructor" && !m.startsWith("__")) names.add(m);
+      }
+    }
+    return names;
+  };
   // Wrong receivers: every method of every class (its own and its parent's: the server
   // entry's MerchantClient extends the browser's), called on the hostile value.
   for (const C of [BotClient, MerchantClient, OrderIterator, OrderWatch]) {
@@ -209,17 +220,6 @@ export function hostileCases(api) {
     return b.next();
   }]);
   return cases;
-}
-
-/** The method names of class `C`'s prototype chain (its own and its parents'), once each. */
-function methodNames(C) {
-  const names = new Set();
-  for (let p = C.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    for (const m of Object.getOwnPropertyNames(p)) {
-      if (m !== "constructor" && !m.startsWith("__")) names.add(m);
-    }
-  }
-  return names;
 }
 
 /**
