@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # wasm-bindgen-test suites (tests/wasm_*.rs) against the running sandbox, in Node and in
-# headless Chromium; then scripts/test-rust-consumer.sh (a Rust crate depending on this one).
+# headless Chromium; then scripts/test-rust-consumer.sh (a Rust crate depending on this one)
+# and scripts/test-leptos-example.sh (the Leptos example in Chromium).
 # Run through scripts/with-sandbox.sh, which exports SANDBOX_URL etc.; the suites read them
 # at compile time (option_env!), so they are rebuilt per sandbox port.
 # `--features npm`: the suites test the npm build's configuration (tests/wasm_alloc.rs: its
@@ -28,3 +29,6 @@ CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1
 
 echo "== Rust consumer: a crate depending on settlement-wasm gets no npm layer"
 scripts/test-rust-consumer.sh
+
+echo "== Leptos example: a Leptos 0.8 app over the Rust API, in Chromium against the sandbox"
+scripts/test-leptos-example.sh

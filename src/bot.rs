@@ -4,13 +4,14 @@
 //! path, [`BotClient::prepare`] then [`Client::execute`] (JSON) or [`Client::execute_typed`],
 //! with thin typed methods over it, the same shape as [`crate::MerchantClient`]. Arguments
 //! are validated before any I/O, and every error returned has been through key redaction.
-//! JSON results are the decoded JSON untouched (on wasm32, the very JavaScript objects
-//! `JSON.parse` made).
+//! JSON results are `serde_json::Value` on every target.
+
+use std::sync::Arc;
 
 use crate::call::{Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
-use crate::json::{Json, JsonValue};
+use crate::json::Json;
 use crate::operations::{
     Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
     MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
@@ -26,8 +27,28 @@ use crate::types::{
 
 /// A client of the bot (agent) endpoint, `{baseUrl}/service/bot/graphql`. Dereferences to
 /// the shared [`Client`] (`execute`, `execute_typed`, `config`, `transport`).
+///
+/// Cloning is cheap (the clones share one configuration and transport), so a UI component
+/// or a server's state can hold its own. Over [`crate::ReqwestTransport`] the client is
+/// `Send + Sync` and its futures are `Send`.
 pub struct BotClient<T: Transport> {
-    client: Client<T>,
+    client: Arc<Client<T>>,
+}
+
+impl<T: Transport> Clone for BotClient<T> {
+    fn clone(&self) -> Self {
+        BotClient {
+            client: Arc::clone(&self.client),
+        }
+    }
+}
+
+impl<T: Transport> std::fmt::Debug for BotClient<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotClient")
+            .field("config", self.client.config())
+            .finish()
+    }
 }
 
 impl<T: Transport> std::ops::Deref for BotClient<T> {
@@ -42,7 +63,7 @@ fn opt(v: Option<String>) -> Value {
 }
 
 /// The `markWithdrawalAsPaid` argument values (declaration order) and call options.
-pub fn mark_paid_values(a: MarkWithdrawalAsPaidArgs) -> (Vec<Value>, FieldOptions) {
+pub(crate) fn mark_paid_values(a: MarkWithdrawalAsPaidArgs) -> (Vec<Value>, FieldOptions) {
     let values = vec![
         Value::Str(a.p2p_payment),
         Value::Str(a.payment_method),
@@ -52,7 +73,7 @@ pub fn mark_paid_values(a: MarkWithdrawalAsPaidArgs) -> (Vec<Value>, FieldOption
 }
 
 /// The `updateRates` argument values (declaration order) and call options.
-pub fn rates_values(a: UpdateRatesArgs) -> (Vec<Value>, FieldOptions) {
+pub(crate) fn rates_values(a: UpdateRatesArgs) -> (Vec<Value>, FieldOptions) {
     let values = vec![
         opt(a.deposit_rate),
         opt(a.deposit_margin),
@@ -63,7 +84,7 @@ pub fn rates_values(a: UpdateRatesArgs) -> (Vec<Value>, FieldOptions) {
 }
 
 /// The `updatePaymentMethodLiquidity` argument values (declaration order) and call options.
-pub fn liquidity_values(a: UpdateLiquidityArgs) -> (Vec<Value>, FieldOptions) {
+pub(crate) fn liquidity_values(a: UpdateLiquidityArgs) -> (Vec<Value>, FieldOptions) {
     let values = vec![
         opt(a.payment_method),
         opt(a.payment_method_type),
@@ -83,11 +104,26 @@ fn signal_only(signal: Option<Signal>) -> FieldOptions {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-impl BotClient<crate::transport::FetchTransport> {
-    /// A client over the global `fetch`.
+#[cfg(any(target_arch = "wasm32", feature = "reqwest"))]
+impl BotClient<crate::transport::DefaultTransport> {
+    /// A client over the target's transport: the global `fetch` on wasm32, reqwest natively
+    /// (feature `reqwest`; inside a tokio runtime). Invalid options are an `invalid_input`
+    /// error naming the option.
+    ///
+    /// ```
+    /// use settlement_wasm::{BotClient, BotOptions};
+    ///
+    /// let bot = BotClient::new(BotOptions {
+    ///     base_url: Some("https://settlement.example".into()),
+    ///     api_key: Some("agent-key".into()),
+    ///     ..BotOptions::default()
+    /// })?;
+    /// assert_eq!(bot.config().endpoint(), "https://settlement.example/service/bot/graphql");
+    /// # Ok::<(), settlement_wasm::Error>(())
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(any(target_arch = "wasm32", feature = "reqwest"))))]
     pub fn new(options: BotOptions) -> Result<Self, Error> {
-        Self::with_transport(options, crate::transport::FetchTransport::new(None))
+        Self::with_transport(options, crate::transport::DefaultTransport::default())
     }
 }
 
@@ -95,7 +131,7 @@ impl<T: Transport> BotClient<T> {
     /// A client over any [`Transport`].
     pub fn with_transport(options: BotOptions, transport: T) -> Result<Self, Error> {
         Ok(BotClient {
-            client: Client::new(&options, BOT_PATH, transport)?,
+            client: Arc::new(Client::new(&options, BOT_PATH, transport)?),
         })
     }
 
@@ -111,13 +147,13 @@ impl<T: Transport> BotClient<T> {
         self.client.prepare_on(Endpoint::Bot, op, values, options)
     }
 
-    /// Runs a bot operation and returns its result as JSON, untouched.
+    /// Runs a bot operation and returns its result as JSON.
     pub async fn call_json(
         &self,
         op: &Operation,
         values: Vec<Value>,
         options: FieldOptions,
-    ) -> Result<Json, Error> {
+    ) -> Result<serde_json::Value, Error> {
         self.execute(&self.prepare(op, values, options)?).await
     }
 
@@ -139,8 +175,9 @@ impl<T: Transport> BotClient<T> {
     }
 
     /// Every order matching the filter, across pages; the next page is fetched only when
-    /// needed. Arguments are validated here, before the first page is fetched.
-    pub fn orders(&self, args: OrdersArgs) -> Result<Orders<'_, T>, Error> {
+    /// needed. Arguments are validated here, before the first page is fetched. The
+    /// iteration owns a clone of the client ([`Orders::into_stream`] makes it a `Stream`).
+    pub fn orders(&self, args: OrdersArgs) -> Result<Orders<T>, Error> {
         let query = self.redact(PageQuery::new(
             args.per_page,
             args.filter,
@@ -148,7 +185,7 @@ impl<T: Transport> BotClient<T> {
             args.signal,
         ))?;
         Ok(Orders {
-            client: self,
+            client: Arc::clone(&self.client),
             search: Search::orders(query),
         })
     }
@@ -252,15 +289,19 @@ impl<T: Transport> BotClient<T> {
         }
     }
 
-    /// [`BotClient::reconcile`] for an order given as JSON; the record as JSON, untouched.
+    /// [`BotClient::reconcile`] for an order given as JSON; the record as JSON.
     pub async fn reconcile_json(
         &self,
-        order: &Json,
+        order: &serde_json::Value,
         options: FieldOptions,
-    ) -> Result<Option<Json>, Error> {
-        let member = |k: &'static str| order.member(k).and_then(|v| v.string());
-        self.reconcile_ids(member("id"), member("orderId"), options)
-            .await
+    ) -> Result<Option<serde_json::Value>, Error> {
+        let member = |k: &str| order.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+        let found = self
+            .reconcile_ids(member("id"), member("orderId"), options)
+            .await?;
+        found
+            .map(|row| crate::json::to_value(&row, 200))
+            .transpose()
     }
 
     async fn reconcile_ids(
@@ -279,12 +320,20 @@ impl<T: Transport> BotClient<T> {
     pub fn prepare_request(
         &self,
         document: &str,
-        variables: Option<&Json>,
+        variables: Option<&serde_json::Value>,
         options: CallOptions,
     ) -> Result<PreparedCall, Error> {
+        let variables = match variables.map(crate::json::from_value) {
+            Some(None) => {
+                let m = "variables must be a plain object that JSON can represent";
+                return Err(Error::invalid("variables", m));
+            }
+            Some(Some(v)) => Some(v),
+            None => None,
+        };
         self.redact(crate::call::prepare_request(
             document,
-            variables,
+            variables.as_ref(),
             options.signal,
         ))
     }
@@ -294,9 +343,9 @@ impl<T: Transport> BotClient<T> {
     pub async fn request(
         &self,
         document: &str,
-        variables: Option<&Json>,
+        variables: Option<&serde_json::Value>,
         options: CallOptions,
-    ) -> Result<Json, Error> {
+    ) -> Result<serde_json::Value, Error> {
         self.execute(&self.prepare_request(document, variables, options)?)
             .await
     }
@@ -312,8 +361,8 @@ async fn drive<T: Transport>(
         match client.redact(search.step())? {
             SearchStep::Row(row) => return Ok(Some(row)),
             SearchStep::Done => return Ok(None),
-            SearchStep::Fetch(call) => match client.execute(&call).await {
-                Ok(page) => search.receive(&page),
+            SearchStep::Fetch(call) => match client.execute_raw(&call).await {
+                Ok(page) => search.receive(&page.value),
                 Err(e) => {
                     search.finish();
                     return Err(e);
@@ -323,21 +372,33 @@ async fn drive<T: Transport>(
     }
 }
 
-/// The iteration returned by [`BotClient::orders`].
-pub struct Orders<'a, T: Transport> {
-    client: &'a BotClient<T>,
+/// The iteration returned by [`BotClient::orders`]: it owns a clone of the client, so it
+/// can outlive the borrow it was made from (a UI task, a spawned future).
+pub struct Orders<T: Transport> {
+    client: Arc<Client<T>>,
     search: Search,
 }
 
-impl<T: Transport> Orders<'_, T> {
+impl<T: Transport> std::fmt::Debug for Orders<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Orders").finish_non_exhaustive()
+    }
+}
+
+impl<T: Transport> Orders<T> {
     /// The next order as JSON, `None` at the end. After an error the iteration is over.
-    pub async fn next_json(&mut self) -> Result<Option<Json>, Error> {
-        drive(&self.client.client, &mut self.search).await
+    pub async fn next_json(&mut self) -> Result<Option<serde_json::Value>, Error> {
+        match drive(&self.client, &mut self.search).await? {
+            None => Ok(None),
+            Some(row) => crate::json::to_value(&row, 200)
+                .map(Some)
+                .inspect_err(|_| self.search.finish()),
+        }
     }
 
     /// The next order, `None` at the end. After an error the iteration is over.
     pub async fn next(&mut self) -> Result<Option<P2PPayment>, Error> {
-        match self.next_json().await? {
+        match drive(&self.client, &mut self.search).await? {
             None => Ok(None),
             Some(row) => from_json(&row, 200)
                 .map(Some)
@@ -349,10 +410,29 @@ impl<T: Transport> Orders<'_, T> {
     pub fn close(&mut self) {
         self.search.finish();
     }
+
+    /// The orders as a [`futures_core::Stream`] of results; it ends after the last order or
+    /// after the first error. Boxed, so it is `Unpin` (`stream.next().await` works as it
+    /// is); `Send` when the transport's futures are.
+    pub fn into_stream(
+        self,
+    ) -> std::pin::Pin<Box<impl futures_core::Stream<Item = Result<P2PPayment, Error>>>> {
+        Box::pin(futures_util::stream::unfold(
+            Some(self),
+            |state| async move {
+                let mut orders = state?;
+                match orders.next().await {
+                    Ok(Some(order)) => Some((Ok(order), Some(orders))),
+                    Ok(None) => None,
+                    Err(e) => Some((Err(e), None)),
+                }
+            },
+        ))
+    }
 }
 
 mod watch;
-pub use watch::OrderWatch;
+pub use watch::{OrderChange, OrderUpdate, OrderWatch};
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

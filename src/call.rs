@@ -189,14 +189,19 @@ impl<T: Transport> Client<T> {
     }
 
     /// Sends a prepared call (with retries when allowed) and returns the value its
-    /// expectation selects, untouched. Errors are redacted.
-    pub async fn execute(&self, call: &PreparedCall) -> Result<Json, Error> {
-        run(&self.transport, &self.config, call)
-            .await
-            .map(|s| s.value)
+    /// expectation selects, as JSON. Errors are redacted.
+    pub async fn execute(&self, call: &PreparedCall) -> Result<serde_json::Value, Error> {
+        let s = self.execute_raw(call).await?;
+        crate::json::to_value(&s.value, s.status)
     }
 
-    /// Runs a call (or returns its validation error) and converts the result into `R`.
+    /// [`Client::execute`], with the value as decoded (on wasm32, the JavaScript value).
+    pub(crate) async fn execute_raw(&self, call: &PreparedCall) -> Result<Success, Error> {
+        run(&self.transport, &self.config, call).await
+    }
+
+    /// Runs a call (or returns its validation error) and converts the result into `R` (any
+    /// type serde can read the operation's result into).
     pub async fn execute_typed<R: serde::de::DeserializeOwned>(
         &self,
         call: Result<PreparedCall, Error>,
@@ -298,9 +303,26 @@ pub fn request<'a>(config: &'a Config, body: &'a Text) -> HttpRequest<'a> {
     }
 }
 
+/// `work`, unless `signal` aborts first: then `work` is dropped (which cancels a send) and
+/// the result is [`TransportError::Aborted`].
+pub(crate) async fn unless_aborted<R>(
+    signal: Option<&Signal>,
+    work: impl std::future::Future<Output = Result<R, TransportError>>,
+) -> Result<R, TransportError> {
+    let Some(signal) = signal else {
+        return work.await;
+    };
+    let work = std::pin::pin!(work);
+    let aborted = std::pin::pin!(signal.aborted());
+    match futures_util::future::select(work, aborted).await {
+        futures_util::future::Either::Left((result, _)) => result,
+        futures_util::future::Either::Right(((), _)) => Err(TransportError::Aborted),
+    }
+}
+
 /// The Rust shell of a call: sends `call` over `transport`, attempt after attempt as
-/// [`PreparedCall::decide`] says. The caller's signal is checked before every attempt and
-/// cancels sends and backoff sleeps.
+/// [`PreparedCall::decide`] says. The caller's signal is checked before every attempt, and
+/// a send or backoff sleep in progress is dropped (cancelled) as soon as it aborts.
 pub async fn run<T: Transport>(
     transport: &T,
     config: &Config,
@@ -311,7 +333,7 @@ pub async fn run<T: Transport>(
     let mut number: u32 = 0;
     loop {
         call.before_attempt(is_aborted(signal))?;
-        let sent = transport.send(&request, signal).await;
+        let sent = unless_aborted(signal, transport.send(&request, signal)).await;
         let attempt = Attempt {
             number,
             sent,
@@ -324,7 +346,7 @@ pub async fn run<T: Transport>(
             Next::Fail(err) => return Err(err),
             // An abort during the sleep is seen before the next attempt.
             Next::Retry(delay) => {
-                let _ = transport.sleep(delay, signal).await;
+                let _ = unless_aborted(signal, transport.sleep(delay, signal)).await;
             }
         }
         number += 1;

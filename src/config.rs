@@ -57,11 +57,15 @@ pub struct ClientOptions {
 /// Read-only calls are retried after network errors, timeouts, 429, 502, 503 and 504, up to
 /// `maxRetries` times, with exponential backoff and full jitter (200 ms base, 5 s cap), or
 /// after the server's `Retry-After` (capped at 60 s). Mutations are never retried.
-///
-/// @example
-/// ```js
-/// const bot = new BotClient({ baseUrl: "https://api.example.com", apiKey });
-/// ```
+// The JavaScript example, in the TypeScript declarations only.
+#[cfg_attr(feature = "typescript", doc = "")]
+#[cfg_attr(feature = "typescript", doc = " @example")]
+#[cfg_attr(feature = "typescript", doc = " ```js")]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " const bot = new BotClient({ baseUrl: \"https://api.example.com\", apiKey });"
+)]
+#[cfg_attr(feature = "typescript", doc = " ```")]
 // Declaration only: [`ClientOptions`] and the `fetch` function the binding reads beside them
 // (no Rust value carries a JavaScript function).
 #[cfg_attr(feature = "typescript", derive(Tsify))]
@@ -93,7 +97,7 @@ export type FetchLike = (input: Request) => Promise<FetchResponseLike>;
 /// Options of a `BotClient`.
 pub type BotOptions = ClientOptions;
 
-/// Options of `new MerchantClient(…)`: those of {@link BotClientOptions}, with a merchant key;
+/// Options of `new MerchantClient(…)`: those of `BotClientOptions`, with a merchant key;
 /// requests go to `${baseUrl}/service/api/graphql`.
 ///
 /// Front-end apps hold the merchant **public** key (`PUBK_`); servers hold the **secret** key
@@ -101,14 +105,27 @@ pub type BotOptions = ClientOptions;
 /// worker — a secret key makes the constructor throw a `SettlementError` with code
 /// `secret_key_in_browser`: use the public key there, and make secret-key calls on a server
 /// or through a proxy `endpoint` of yours that adds the key. In Node a secret key is normal.
-///
-/// @example
-/// ```js
-/// // Browser: public key, public-key-safe reads.
-/// const merchant = new MerchantClient({ baseUrl: "https://api.example.com", apiKey: publicKey });
-/// // Browser, through your proxy (your server adds the secret key): no apiKey here.
-/// const viaProxy = new MerchantClient({ endpoint: "/api/merchant" });
-/// ```
+// The JavaScript example, in the TypeScript declarations only.
+#[cfg_attr(feature = "typescript", doc = "")]
+#[cfg_attr(feature = "typescript", doc = " @example")]
+#[cfg_attr(feature = "typescript", doc = " ```js")]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " // Browser: public key, public-key-safe reads."
+)]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " const merchant = new MerchantClient({ baseUrl: \"https://api.example.com\", apiKey: publicKey });"
+)]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " // Browser, through your proxy (your server adds the secret key): no apiKey here."
+)]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " const viaProxy = new MerchantClient({ endpoint: \"/api/merchant\" });"
+)]
+#[cfg_attr(feature = "typescript", doc = " ```")]
 #[derive(Clone, Default, Debug)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]

@@ -17,7 +17,6 @@
 
 use crate::call::PreparedCall;
 use crate::error::Error;
-use crate::json::{Json, JsonValue};
 
 /// The service's own mini-app confirms every 5 s...
 pub const DEFAULT_INTERVAL_MS: u32 = 5_000;
@@ -180,17 +179,17 @@ impl Confirmation {
         }
     }
 
-    /// Takes in the value of a `Send` step's call: `true` (settled) or `false` (not yet).
-    /// Anything else ends the loop with a `decode` error (a `Boolean` call's value has been
-    /// checked already, so only a driver bug gets here).
-    pub fn receive(&mut self, value: &Json) -> Result<(), Error> {
+    /// Takes in the value of a `Send` step's call, as a boolean: `Some(true)` (settled) or
+    /// `Some(false)` (not yet). `None` (not a boolean) ends the loop with a `decode` error (a
+    /// `Boolean` call's value has been checked already, so only a driver bug gets here).
+    pub fn receive(&mut self, value: Option<bool>) -> Result<(), Error> {
         if self.state != State::Sent {
             return Err(Error::invalid(
                 "confirmation",
                 "no confirmation is waiting for its answer",
             ));
         }
-        match value.boolean() {
+        match value {
             Some(true) => {
                 self.state = State::Over(ConfirmOutcome {
                     settled: true,
@@ -236,8 +235,8 @@ mod tests {
         .unwrap()
     }
 
-    fn json(v: bool) -> Json {
-        serde_json::Value::Bool(v)
+    fn json(v: bool) -> Option<bool> {
+        Some(v)
     }
 
     /// Drives a confirmation with the answers given, one per confirmation; returns the
@@ -250,7 +249,7 @@ mod tests {
             match c.step(false).unwrap() {
                 ConfirmStep::Send(_) => {
                     steps.push("send".to_owned());
-                    c.receive(&json(*answers.next().expect("an answer")))
+                    c.receive(json(*answers.next().expect("an answer")))
                         .unwrap();
                 }
                 ConfirmStep::Wait(ms) => steps.push(format!("wait {ms}")),
@@ -308,7 +307,7 @@ mod tests {
     fn an_abort_between_confirmations_stops_it() {
         let mut c = Confirmation::new(call(), Poll::default());
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
-        c.receive(&json(false)).unwrap();
+        c.receive(json(false)).unwrap();
         assert_eq!(c.step(true).err().unwrap().code, Code::Aborted);
         let mut c = Confirmation::new(call(), Poll::default());
         assert_eq!(c.step(true).err().unwrap().code, Code::Aborted);
@@ -317,10 +316,10 @@ mod tests {
     #[test]
     fn a_driver_out_of_order_is_refused() {
         let mut c = Confirmation::new(call(), Poll::default());
-        assert!(c.receive(&json(true)).is_err());
+        assert!(c.receive(json(true)).is_err());
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
         assert!(c.step(false).is_err());
-        let e = c.receive(&serde_json::json!("yes")).unwrap_err();
+        let e = c.receive(None).unwrap_err();
         assert_eq!(e.code, Code::Decode);
         assert!(matches!(
             c.step(false),

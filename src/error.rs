@@ -7,7 +7,7 @@ use crate::redact::{redact, redact_value};
 #[cfg(feature = "typescript")]
 use tsify::Tsify;
 
-/// What went wrong, as a stable machine-readable code: the `code` of a {@link SettlementError}.
+/// What went wrong, as a stable machine-readable code: the `code` of a `SettlementError`.
 // Its TypeScript union (`SettlementErrorCode`) is derived from the variants; the names are
 // those of `Code::as_str` (a test checks that the two agree).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -90,23 +90,26 @@ pub struct GraphqlError {
     /// The error's `message` (empty when the server sent none).
     pub message: String,
     /// `path`, as sent.
+    // Read in Rust with `GraphqlError::path()` (the TypeScript declarations show the field).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "ReadonlyArray<string | number>")
     )]
-    pub path: Option<Json>,
+    pub(crate) path: Option<Json>,
     /// `locations`, as sent.
+    // Read in Rust with `GraphqlError::locations()` (the TypeScript declarations show the field).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "ReadonlyArray<GraphQLErrorLocation>")
     )]
-    pub locations: Option<Json>,
+    pub(crate) locations: Option<Json>,
     /// `extensions`, as sent.
+    // Read in Rust with `GraphqlError::extensions()` (the TypeScript declarations show the field).
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "{ [key: string]: unknown }")
     )]
-    pub extensions: Option<Json>,
+    pub(crate) extensions: Option<Json>,
 }
 
 /// Where a GraphQL error occurred in the document.
@@ -120,6 +123,21 @@ struct GraphqlErrorLocation {
 }
 
 impl GraphqlError {
+    /// `path`, as sent (e.g. `["orderHistory", "data", 0]`).
+    pub fn path(&self) -> Option<serde_json::Value> {
+        self.path.as_ref().and_then(crate::json::to_value_opt)
+    }
+
+    /// `locations`, as sent (e.g. `[{"line": 1, "column": 3}]`).
+    pub fn locations(&self) -> Option<serde_json::Value> {
+        self.locations.as_ref().and_then(crate::json::to_value_opt)
+    }
+
+    /// `extensions`, as sent (e.g. `{"code": "FORBIDDEN"}`).
+    pub fn extensions(&self) -> Option<serde_json::Value> {
+        self.extensions.as_ref().and_then(crate::json::to_value_opt)
+    }
+
     /// `extensions.code`, when it is a string.
     pub fn extension_code(&self) -> Option<String> {
         use crate::json::JsonValue;
@@ -147,7 +165,7 @@ impl std::ops::DerefMut for Error {
     }
 }
 
-/// What an `Error` carries: the structured part of a {@link SettlementError} (in JavaScript,
+/// What an `Error` carries: the structured part of a `SettlementError` (in JavaScript,
 /// the message is the `Error`'s own). Absent members are omitted.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
@@ -175,8 +193,16 @@ pub struct ErrorDetails {
     #[cfg_attr(feature = "typescript", tsify(optional, type = "GraphQLErrorInfo[]"))]
     pub graphql_errors: Vec<GraphqlError>,
     /// Partial `data` of a response that also had errors.
+    // Read in Rust with `ErrorDetails::data()` (the TypeScript declarations show the field).
     #[cfg_attr(feature = "typescript", tsify(optional, type = "unknown"))]
-    pub data: Option<Json>,
+    pub(crate) data: Option<Json>,
+}
+
+impl ErrorDetails {
+    /// Partial `data` of a response that also had errors, as JSON.
+    pub fn data(&self) -> Option<serde_json::Value> {
+        self.data.as_ref().and_then(crate::json::to_value_opt)
+    }
 }
 
 impl Error {

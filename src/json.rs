@@ -13,6 +13,42 @@ pub type Json = wasm_bindgen::JsValue;
 #[cfg(not(target_arch = "wasm32"))]
 pub type Json = serde_json::Value;
 
+/// A decoded value as the Rust API hands it out: `serde_json::Value` on every target (on
+/// wasm32 converted from the JavaScript value; the npm binding never calls this). `status`
+/// is the response's, for the error.
+pub(crate) fn to_value(
+    value: &Json,
+    #[allow(unused_variables)] status: u16,
+) -> Result<serde_json::Value, crate::Error> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        serde_wasm_bindgen::from_value(value.clone()).map_err(|_| {
+            crate::Error::decode(status, "The response could not be read as JSON values.")
+        })
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    Ok(value.clone())
+}
+
+/// [`to_value`] for a value kept in an error: `None` when it cannot be read.
+pub(crate) fn to_value_opt(value: &Json) -> Option<serde_json::Value> {
+    to_value(value, 0).ok()
+}
+
+/// A caller's JSON value as the core's [`Json`] (on wasm32, a JavaScript value); `None` when
+/// it cannot be (never, natively).
+pub(crate) fn from_value(value: &serde_json::Value) -> Option<Json> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use serde::Serialize;
+        value
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .ok()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    Some(value.clone())
+}
+
 /// A response body as text: a JavaScript string on wasm32 (never copied into wasm memory),
 /// a Rust `String` elsewhere.
 #[cfg(target_arch = "wasm32")]

@@ -10,11 +10,12 @@
 //! read-only, so it is retried like the bot queries. (Argument refusals carry fixed
 //! messages, so they need no redaction.)
 
+use std::sync::Arc;
+
 use crate::call::{Client, PreparedCall};
 use crate::config::{MerchantOptions, MERCHANT_PATH};
 use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
-use crate::json::Json;
 use crate::keys;
 use crate::operations::{
     Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION, MARKET_RATE,
@@ -69,8 +70,28 @@ pub fn confirm_values(
 
 /// A client of the merchant endpoint, `{baseUrl}/service/api/graphql`. Dereferences to the
 /// shared [`Client`] (`execute`, `config`, `transport`).
+///
+/// Cloning is cheap (the clones share one configuration and transport). Over
+/// [`crate::ReqwestTransport`] the client is `Send + Sync` and its futures are `Send`: a
+/// server keeps it, with the secret key, in its state.
 pub struct MerchantClient<T: Transport> {
-    client: Client<T>,
+    client: Arc<Client<T>>,
+}
+
+impl<T: Transport> Clone for MerchantClient<T> {
+    fn clone(&self) -> Self {
+        MerchantClient {
+            client: Arc::clone(&self.client),
+        }
+    }
+}
+
+impl<T: Transport> std::fmt::Debug for MerchantClient<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MerchantClient")
+            .field("config", self.client.config())
+            .finish()
+    }
 }
 
 impl<T: Transport> std::ops::Deref for MerchantClient<T> {
@@ -80,12 +101,29 @@ impl<T: Transport> std::ops::Deref for MerchantClient<T> {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-impl MerchantClient<crate::transport::FetchTransport> {
-    /// A client over the global `fetch`. In a browser or worker a secret key is refused
-    /// (`secret_key_in_browser`) unless `dangerously_allow_browser`.
+#[cfg(any(target_arch = "wasm32", feature = "reqwest"))]
+impl MerchantClient<crate::transport::DefaultTransport> {
+    /// A client over the target's transport: the global `fetch` on wasm32, reqwest natively
+    /// (feature `reqwest`; inside a tokio runtime). In a browser or worker a secret key is
+    /// refused (`secret_key_in_browser`) unless `dangerously_allow_browser`.
+    ///
+    /// ```
+    /// use settlement_wasm::{ClientOptions, MerchantClient, MerchantOptions};
+    ///
+    /// let merchant = MerchantClient::new(MerchantOptions {
+    ///     client: ClientOptions {
+    ///         base_url: Some("https://settlement.example".into()),
+    ///         api_key: Some("merchant-public-key".into()),
+    ///         ..ClientOptions::default()
+    ///     },
+    ///     ..MerchantOptions::default()
+    /// })?;
+    /// assert_eq!(merchant.config().endpoint(), "https://settlement.example/service/api/graphql");
+    /// # Ok::<(), settlement_wasm::Error>(())
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(any(target_arch = "wasm32", feature = "reqwest"))))]
     pub fn new(options: MerchantOptions) -> Result<Self, Error> {
-        Self::with_transport(options, crate::transport::FetchTransport::new(None))
+        Self::with_transport(options, crate::transport::DefaultTransport::default())
     }
 }
 
@@ -100,7 +138,7 @@ impl<T: Transport> MerchantClient<T> {
             options.dangerously_allow_browser,
         )?;
         Ok(MerchantClient {
-            client: Client::new(&options.client, MERCHANT_PATH, transport)?,
+            client: Arc::new(Client::new(&options.client, MERCHANT_PATH, transport)?),
         })
     }
 
@@ -120,13 +158,13 @@ impl<T: Transport> MerchantClient<T> {
             .prepare_on(Endpoint::Merchant, op, values, options)
     }
 
-    /// Runs a merchant operation and returns its result as JSON, untouched.
+    /// Runs a merchant operation and returns its result as JSON.
     pub async fn call_json(
         &self,
         op: &Operation,
         values: Vec<Value>,
         options: FieldOptions,
-    ) -> Result<Json, Error> {
+    ) -> Result<serde_json::Value, Error> {
         self.execute(&self.prepare(op, values, options)?).await
     }
 
@@ -285,7 +323,7 @@ impl<T: Transport> MerchantClient<T> {
             match confirmation.step(aborted)? {
                 ConfirmStep::Send(call) => {
                     let value = self.execute(&call).await?;
-                    confirmation.receive(&value)?;
+                    confirmation.receive(value.as_bool())?;
                 }
                 ConfirmStep::Wait(ms) => {
                     let _ = self.transport().sleep(ms, confirmation.signal()).await;

@@ -276,6 +276,7 @@ impl Pager {
     }
 
     /// Whether the iteration is over.
+    #[cfg(all(test, not(target_arch = "wasm32")))]
     pub fn is_done(&self) -> bool {
         self.done
     }

@@ -29,12 +29,19 @@ pub const CRYPTO_REQUESTED: &str = "crypto.requested";
 /// other than `deposit` / `withdrawal`; an empty `coin` or `network`; an `amount` that is not
 /// a positive decimal; a `currency` that is not 3 letters; a `redirectUrl` that is not
 /// absolute http(s). Optional values that are absent or `""` are left out of the link.
-///
-/// @example
-/// ```js
-/// const link = onchainRampUrl({ rampUrl, key: publicKey, paymentType: "deposit", coin: "USDC",
-///   network: "CELO", amount: "25.00", reference: "order-42" });
-/// ```
+// The JavaScript example, in the TypeScript declarations only.
+#[cfg_attr(feature = "typescript", doc = "")]
+#[cfg_attr(feature = "typescript", doc = " @example")]
+#[cfg_attr(feature = "typescript", doc = " ```js")]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " const link = onchainRampUrl({ rampUrl, key: publicKey, paymentType: \"deposit\", coin: \"USDC\","
+)]
+#[cfg_attr(
+    feature = "typescript",
+    doc = "   network: \"CELO\", amount: \"25.00\", reference: \"order-42\" });"
+)]
+#[cfg_attr(feature = "typescript", doc = " ```")]
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]

@@ -4,9 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
 use crate::operations::{Kind, Operation, ALL};
-use crate::transport::{
-    is_aborted, AbortFlag, HttpRequest, HttpResponse, Signal, Transport, TransportError,
-};
+use crate::transport::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 
 /// One scripted outcome of a send.
 pub enum Reply {
@@ -19,7 +17,7 @@ pub enum Reply {
     /// A transport failure.
     Fail(TransportError),
     /// The caller aborts while the request is in flight.
-    AbortCaller(AbortFlag),
+    AbortCaller(Signal),
 }
 
 /// A request as the transport saw it.
@@ -50,7 +48,7 @@ pub struct FakeTransport {
     rng: Cell<u64>,
     pub now_ms: Cell<f64>,
     /// When set, the caller's flag is aborted during the next sleep.
-    pub abort_during_sleep: RefCell<Option<AbortFlag>>,
+    pub abort_during_sleep: RefCell<Option<Signal>>,
     /// What `browser_like` reports (a simulated browser page).
     pub browser: Cell<bool>,
     /// Whether a sleep moves `now_ms` forward by its length (a virtual clock).

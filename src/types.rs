@@ -127,11 +127,15 @@ pub struct OrderHistoryArgs {
 /// Options of `orders()`: every matching order, page by page, as an async iterable. The next page is fetched only when needed; iteration stops at
 /// `pagination.total` or an empty page, and is over after an error. Invalid options throw
 /// at once from `orders()`.
-///
-/// @example
-/// ```js
-/// for await (const order of bot.orders({ perPage: 100, filter: { status: "paid" } })) { … }
-/// ```
+// The JavaScript example, in the TypeScript declarations only.
+#[cfg_attr(feature = "typescript", doc = "")]
+#[cfg_attr(feature = "typescript", doc = " @example")]
+#[cfg_attr(feature = "typescript", doc = " ```js")]
+#[cfg_attr(
+    feature = "typescript",
+    doc = " for await (const order of bot.orders({ perPage: 100, filter: { status: \"paid\" } })) { … }"
+)]
+#[cfg_attr(feature = "typescript", doc = " ```")]
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -589,7 +593,7 @@ pub struct P2PPaymentMethod {
 }
 
 /// The merchant account (`account`; needs the secret key). Money is decimal text: see
-/// {@link parseAmount}.
+/// `parseAmount`.
 // In Rust: `crate::amount::parse_amount`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]

@@ -271,6 +271,7 @@ impl Watch {
     }
 
     /// The checked schedule options.
+    #[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
     pub fn schedule(&self) -> Schedule {
         self.schedule
     }
@@ -332,6 +333,7 @@ impl Watch {
     /// The page's visibility changed (`hidden`: `document.visibilityState === "hidden"`).
     /// When it becomes visible, a paused watch polls at once (not before a `Retry-After`),
     /// then on its interval again.
+    #[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
     pub fn set_hidden(&mut self, hidden: bool, now_ms: f64) {
         let was_paused = self.paused();
         self.hidden = hidden;
@@ -346,6 +348,7 @@ impl Watch {
     }
 
     /// Whether the watch is over.
+    #[allow(dead_code)] // no shell reads it now (the module was public, this its API)
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Ended
     }

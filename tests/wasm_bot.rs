@@ -18,15 +18,16 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Function, Promise, Reflect, JSON};
-use settlement_wasm::error::Code;
-use settlement_wasm::transport::{AbortSignal, FetchTransport};
-use settlement_wasm::types::{
+use settlement_wasm::Code;
+use settlement_wasm::{BotClient, BotOptions, Error};
+use settlement_wasm::{
     CallOptions, FieldOptions, OrderHistoryArgs, OrderHistoryFilter, OrdersArgs,
 };
-use settlement_wasm::{BotClient, BotOptions, Error};
+use settlement_wasm::{FetchTransport, Signal};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+use web_sys::AbortSignal;
 
 const SANDBOX_URL: &str = env!("SANDBOX_URL");
 const AGENT_KEY: &str = env!("AGENT_KEY");
@@ -78,6 +79,16 @@ fn stringify(v: &JsValue) -> String {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// A JSON value of the Rust API as a JavaScript value (to read it with the helpers above).
+fn js(value: &serde_json::Value) -> JsValue {
+    parse(&value.to_string())
+}
+
+/// JSON text as the Rust API's JSON value.
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("JSON")
 }
 
 fn parse(text: &str) -> JsValue {
@@ -291,13 +302,16 @@ fn error_text(e: &Error) -> String {
     );
     for g in &e.graphql_errors {
         text.push_str(&format!("{g:?}\n{}\n", g.message));
-        for part in [&g.path, &g.locations, &g.extensions].into_iter().flatten() {
-            text.push_str(&stringify(part));
+        for part in [g.path(), g.locations(), g.extensions()]
+            .into_iter()
+            .flatten()
+        {
+            text.push_str(&part.to_string());
             text.push('\n');
         }
     }
-    if let Some(d) = &e.data {
-        text.push_str(&stringify(d));
+    if let Some(d) = e.data() {
+        text.push_str(&d.to_string());
     }
     text
 }
@@ -402,10 +416,10 @@ async fn expected_ids(filter: &OrderHistoryFilter) -> Vec<String> {
         .collect()
 }
 
-fn abort_controller() -> (JsValue, AbortSignal) {
+fn abort_controller() -> (JsValue, Signal) {
     let ctor = global_fn("AbortController");
     let controller = Reflect::construct(&ctor, &Array::new()).expect("new AbortController()");
-    let signal = get(&controller, "signal").unchecked_into::<AbortSignal>();
+    let signal = Signal::from(get(&controller, "signal").unchecked_into::<AbortSignal>());
     (controller, signal)
 }
 
@@ -633,7 +647,7 @@ async fn orders_over_everything_yield_the_1600_seeded_orders() {
     let mut it = rig.client.orders(args).expect("valid");
     let mut ids = Vec::new();
     while let Some(row) = it.next_json().await.expect("next") {
-        ids.push(get_str(&row, "id").expect("id"));
+        ids.push(get_str(&js(&row), "id").expect("id"));
     }
     let expected: Vec<String> = all_orders().await.into_iter().map(|o| o.id).collect();
     assert_eq!(ids, expected);
@@ -703,7 +717,7 @@ async fn orders_validate_before_fetching() {
         ),
     ];
     for (args, field) in cases {
-        let err = rig.client.orders(args).err().expect("refused up front");
+        let err = rig.client.orders(args).expect_err("refused up front");
         assert_eq!(
             (err.code, err.field.as_deref()),
             (Code::InvalidInput, Some(field))
@@ -982,10 +996,10 @@ async fn request_with_a_custom_document_and_variables() {
     let doc = "query Q($s: String!) { withdrawalInfo(symbol: $s) { symbol networks } }";
     let data = rig
         .client
-        .request(doc, Some(&parse(r#"{"s":"USDT"}"#)), CallOptions::default())
+        .request(doc, Some(&json(r#"{"s":"USDT"}"#)), CallOptions::default())
         .await
         .expect("data");
-    let w = get(&data, "withdrawalInfo");
+    let w = get(&js(&data), "withdrawalInfo");
     assert_eq!(get_str(&w, "symbol").as_deref(), Some("USDT"));
     let networks: Vec<String> = items(&get(&w, "networks"))
         .iter()
@@ -994,13 +1008,13 @@ async fn request_with_a_custom_document_and_variables() {
     assert_eq!(networks, ["ETHEREUM", "CELO", "OP"]);
 
     let doc2 = "query H($p: Int!, $f: OrderHistoryFilter) { orderHistory(page: $p, perPage: 5, filter: $f) { data { id status } pagination { total } } }";
-    let vars2 = parse(r#"{"p":2,"f":{"status":"paid"}}"#);
+    let vars2 = json(r#"{"p":2,"f":{"status":"paid"}}"#);
     let data = rig
         .client
         .request(doc2, Some(&vars2), CallOptions::default())
         .await
         .expect("data");
-    let h = get(&data, "orderHistory");
+    let h = get(&js(&data), "orderHistory");
     assert_eq!(
         get_num(&get(&h, "pagination"), "total"),
         Some(35.0),
@@ -1068,10 +1082,10 @@ async fn request_unknown_field_is_graphql_with_errors_kept_and_not_retried() {
         Some("GRAPHQL_VALIDATION_FAILED")
     );
     assert!(
-        g.locations.as_ref().is_some_and(Array::is_array),
+        g.locations().is_some_and(|l| l.is_array()),
         "locations kept: {g:?}"
     );
-    assert!(err.data.is_none());
+    assert!(err.data().is_none());
     assert_no_key(&err);
     rig.assert_attempts(1, "GraphQL errors are not retried")
         .await;
@@ -1118,7 +1132,7 @@ async fn request_mutation_is_a_graphql_error_sent_once() {
         .await
         .expect("retried");
     assert_eq!(
-        get_str(&get(&data, "profile"), "id").as_deref(),
+        get_str(&get(&js(&data), "profile"), "id").as_deref(),
         Some("agent-1")
     );
     rig.assert_statuses(&[503, 200]).await;
@@ -1132,7 +1146,7 @@ async fn request_refuses_bad_variables_and_documents_without_a_request() {
             .client
             .request(
                 "{ profile { id } }",
-                Some(&parse(bad)),
+                Some(&json(bad)),
                 CallOptions::default(),
             )
             .await
@@ -1162,7 +1176,7 @@ async fn a_key_echoed_by_the_server_is_redacted() {
     // The sandbox's ISO8601Date error quotes the value it got: send the key as that value.
     let rig = Rig::new("echo", "");
     let doc = "query E($d: ISO8601Date!) { orderHistory(page: 1, filter: {dateFrom: $d}) { pagination { total } } }";
-    let vars = parse(&format!(r#"{{"d":"{AGENT_KEY}"}}"#));
+    let vars = json(&format!(r#"{{"d":"{AGENT_KEY}"}}"#));
     let err = rig
         .client
         .request(doc, Some(&vars), CallOptions::default())
@@ -1315,16 +1329,16 @@ async fn fault_truncated_json_is_decode_not_retried() {
 async fn fault_partial_is_graphql_with_the_partial_data() {
     let (err, rig) = profile_fault("partial", None).await;
     assert_eq!((err.code, err.status), (Code::Graphql, Some(200)));
-    let data = err.data.as_ref().expect("partial data kept");
+    let data = js(&err.data().expect("partial data kept"));
     assert_eq!(
-        get_str(&get(data, "profile"), "id").as_deref(),
+        get_str(&get(&data, "profile"), "id").as_deref(),
         Some("agent-1")
     );
     let g = err.graphql_errors.last().expect("the appended error");
     assert_eq!(g.message, "sandbox partial failure");
     assert_eq!(g.extension_code().as_deref(), Some("PARTIAL"));
     assert_eq!(
-        g.path.as_ref().map(stringify).as_deref(),
+        g.path().map(|p| p.to_string()).as_deref(),
         Some(r#"["profile"]"#)
     );
     rig.assert_statuses(&[200]).await;
@@ -1340,14 +1354,14 @@ async fn fault_partial_on_order_history_keeps_the_page() {
     };
     let err = rig.client.order_history(args).await.expect_err("partial");
     assert_eq!(err.code, Code::Graphql);
-    let page = get(err.data.as_ref().expect("data"), "orderHistory");
+    let page = get(&js(&err.data().expect("data")), "orderHistory");
     assert_eq!(items(&get(&page, "data")).len(), 3);
     assert_eq!(get_num(&get(&page, "pagination"), "total"), Some(1600.0));
     assert_eq!(
         err.graphql_errors
             .last()
-            .and_then(|g| g.path.as_ref())
-            .map(stringify)
+            .and_then(|g| g.path())
+            .map(|p| p.to_string())
             .as_deref(),
         Some(r#"["orderHistory"]"#)
     );
@@ -1563,6 +1577,52 @@ async fn timeouts_are_retried_per_attempt() {
 // ---------------------------------------------------------------------------------------
 // The caller's signal.
 // ---------------------------------------------------------------------------------------
+
+/// The status logged for the one request of `rig`, waiting (up to 20 s) for its entry,
+/// which the sandbox writes when the request ends (499: the client went away).
+async fn the_logged_status(rig: &Rig) -> u16 {
+    for _ in 0..200 {
+        if let Some(status) = statuses(&rig.log().await).first() {
+            return *status;
+        }
+        sleep_ms(100.0).await;
+    }
+    panic!("no request of {} was logged", rig.tag);
+}
+
+#[wasm_bindgen_test]
+async fn dropping_a_call_cancels_its_request() {
+    let rig = Rig::new("drop", "delay=2000");
+    // Boxed, so `select` owns the call's future and hands it back to be dropped here.
+    let call = Box::pin(rig.client.profile(FieldOptions::default()));
+    let later = Box::pin(sleep_ms(300.0));
+    match futures_util::future::select(call, later).await {
+        futures_util::future::Either::Right(((), call)) => drop(call),
+        futures_util::future::Either::Left(_) => panic!("the call ended before its delay"),
+    }
+    assert_eq!(rig.attempts(), 1);
+    assert_eq!(the_logged_status(&rig).await, 499, "the request went on");
+}
+
+#[wasm_bindgen_test]
+async fn a_rust_signal_aborts_a_slow_request_at_once() {
+    let rig = Rig::new("rust-signal", "delay=2000");
+    let signal = Signal::new();
+    let opts = FieldOptions {
+        signal: Some(signal.clone()),
+        ..Default::default()
+    };
+    let t0 = now();
+    let abort = async {
+        sleep_ms(300.0).await;
+        signal.abort();
+    };
+    let (result, ()) = futures_util::future::join(rig.client.profile(opts), abort).await;
+    let elapsed = now() - t0;
+    assert_eq!(result.expect_err("aborted").code, Code::Aborted);
+    assert!(elapsed < 1500.0, "aborted quickly ({elapsed} ms)");
+    assert_eq!(the_logged_status(&rig).await, 499, "the request went on");
+}
 
 #[wasm_bindgen_test]
 async fn a_signal_aborts_a_slow_request_at_once_and_it_is_not_retried() {

@@ -4,9 +4,9 @@
 //! failures leave the module working. (The JS-facing corpus is tests/js/hostile.test.mjs.)
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Function, JSON};
-use settlement_wasm::transport::FetchTransport;
-use settlement_wasm::types::FieldOptions;
+use js_sys::Function;
+use settlement_wasm::FetchTransport;
+use settlement_wasm::FieldOptions;
 use settlement_wasm::{BotClient, BotOptions, Error};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -33,23 +33,18 @@ fn client(key: Option<&str>, endpoint: &str, fetch: Option<Function>) -> BotClie
 
 /// Every text an error carries.
 fn texts(e: &Error) -> String {
-    let json = |v: &Option<JsValue>| {
-        v.as_ref()
-            .and_then(|v| JSON::stringify(v).ok())
-            .and_then(|s| s.as_string())
-            .unwrap_or_default()
-    };
+    let json = |v: Option<serde_json::Value>| v.map(|v| v.to_string()).unwrap_or_default();
     let mut t = format!("{} {:?}", e.message, e.field);
     for g in &e.graphql_errors {
         t += &format!(
             " {} {} {} {}",
             g.message,
-            json(&g.path),
-            json(&g.locations),
-            json(&g.extensions)
+            json(g.path()),
+            json(g.locations()),
+            json(g.extensions())
         );
     }
-    t + &json(&e.data)
+    t + &json(e.data())
 }
 
 fn leaked_piece(text: &str) -> Option<&'static str> {
@@ -89,7 +84,7 @@ async fn a_fake_signal_settles_and_repeated_failures_leave_the_module_working() 
     for _ in 0..3000 {
         let o = FieldOptions {
             fields: None,
-            signal: Some(fake.clone().unchecked_into()),
+            signal: Some(fake.clone().unchecked_into::<web_sys::AbortSignal>().into()),
         };
         assert!(bad.profile(o).await.is_err());
         let many = FieldOptions {

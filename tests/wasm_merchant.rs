@@ -5,10 +5,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Reflect, JSON};
-use settlement_wasm::error::Code;
-use settlement_wasm::merchant::MerchantClient;
-use settlement_wasm::transport::FetchTransport;
-use settlement_wasm::types::FieldOptions;
+use settlement_wasm::Code;
+use settlement_wasm::FetchTransport;
+use settlement_wasm::FieldOptions;
+use settlement_wasm::MerchantClient;
 use settlement_wasm::{parse_amount, ramp, ClientOptions, MerchantOptions, OnchainRampOptions};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
@@ -148,7 +148,7 @@ async fn the_secret_key_reads_the_account_where_allowed() {
 fn the_guard_follows_the_environment() {
     let r = MerchantClient::new(options(SECRET_KEY, false));
     if browser_like() {
-        let err = r.err().expect("refused in a browser");
+        let err = r.expect_err("refused in a browser");
         assert_eq!(err.code, Code::SecretKeyInBrowser);
         assert!(!format!("{err:?}").contains(SECRET_KEY));
     } else {

@@ -9,13 +9,14 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
-use settlement_wasm::error::Code;
-use settlement_wasm::transport::{AbortSignal, FetchTransport};
-use settlement_wasm::types::{CallOptions, FieldOptions, P2PPayment, UpdateRatesArgs};
+use settlement_wasm::Code;
 use settlement_wasm::{BotClient, BotOptions, Error};
+use settlement_wasm::{CallOptions, FieldOptions, P2PPayment, UpdateRatesArgs};
+use settlement_wasm::{FetchTransport, Signal};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+use web_sys::AbortSignal;
 
 const SANDBOX_URL: &str = env!("SANDBOX_URL");
 const AGENT2_KEY: &str = env!("AGENT2_KEY");
@@ -211,7 +212,7 @@ async fn an_illegal_transition_is_graphql_with_its_code() {
 async fn an_abort_before_sending_stays_aborted() {
     let ctor = global_fn("AbortController");
     let controller = Reflect::construct(&ctor, &Array::new()).unwrap();
-    let signal = get(&controller, "signal").unchecked_into::<AbortSignal>();
+    let signal = Signal::from(get(&controller, "signal").unchecked_into::<AbortSignal>());
     get(&controller, "abort")
         .dyn_into::<Function>()
         .unwrap()

@@ -6,13 +6,13 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
-use settlement_wasm::transport::{AbortSignal, FetchTransport};
-use settlement_wasm::types::WatchOrdersArgs;
-use settlement_wasm::watch::State;
+use settlement_wasm::WatchState as State;
 use settlement_wasm::{BotClient, BotOptions};
+use settlement_wasm::{FetchTransport, Signal, WatchOrdersArgs};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+use web_sys::AbortSignal;
 
 const SANDBOX_URL: &str = env!("SANDBOX_URL");
 const AGENT3_KEY: &str = env!("AGENT3_KEY");
@@ -121,7 +121,7 @@ async fn the_rust_watch_delivers_a_new_order_without_asking_again_and_ends_on_it
         .watch_orders(WatchOrdersArgs {
             interval_ms: Some(1_000),
             fields: Some(vec!["orderId".into()]),
-            signal: Some(signal),
+            signal: Some(Signal::from(signal)),
             ..Default::default()
         })
         .expect("valid options");
@@ -139,11 +139,8 @@ async fn the_rust_watch_delivers_a_new_order_without_asking_again_and_ends_on_it
     let id = get(&created, "id").as_string().unwrap();
     let second = watch.next().await.expect("a page").expect("an update");
     assert_eq!(second.added.len(), 1);
-    assert_eq!(get(&second.added[0], "id").as_string(), Some(id));
-    assert_eq!(
-        get(&second.added[0], "status").as_string().as_deref(),
-        Some("pending")
-    );
+    assert_eq!(second.added[0]["id"].as_str(), Some(id.as_str()));
+    assert_eq!(second.added[0]["status"].as_str(), Some("pending"));
     assert_eq!(second.total, Some(1.0));
 
     // No change: next() keeps polling until the signal aborts (during a sleep), then None.

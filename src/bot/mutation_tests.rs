@@ -5,7 +5,7 @@ use super::*;
 use crate::error::Code;
 use crate::testing::bot_mutations;
 use crate::testing::{FakeTransport, Reply};
-use crate::transport::{AbortFlag, TransportError};
+use crate::transport::{Signal, TransportError};
 use futures::executor::block_on;
 use serde_json::{json, Value as J};
 
@@ -20,7 +20,7 @@ fn client() -> BotClient<FakeTransport> {
     BotClient::with_transport(options, FakeTransport::new(3)).expect("valid options")
 }
 
-fn signal(flag: &AbortFlag) -> CallOptions {
+fn signal(flag: &Signal) -> CallOptions {
     CallOptions {
         signal: Some(flag.clone()),
     }
@@ -33,7 +33,7 @@ fn ok(field: &str) -> String {
 const METHOD: &str = r#"{"data":{"updatePaymentMethodLiquidity":{"id":"pm_100003","value":"+254712345678","localCurrencyAvailable":"150000.00","deleted":false,"instant":true}}}"#;
 
 /// Runs mutation `i` of `bot_mutations()` once, with valid arguments and `flag` as its signal.
-fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&AbortFlag>) -> Result<(), Error> {
+fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&Signal>) -> Result<(), Error> {
     let opts = || CallOptions {
         signal: flag.cloned(),
     };
@@ -77,7 +77,7 @@ fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&AbortFlag>) -> 
 }
 
 /// Each of the six, in declaration order.
-fn run_each(c: &BotClient<FakeTransport>, flag: Option<&AbortFlag>) -> Vec<Result<(), Error>> {
+fn run_each(c: &BotClient<FakeTransport>, flag: Option<&Signal>) -> Vec<Result<(), Error>> {
     (0..bot_mutations().len())
         .map(|i| run_one(c, i, flag))
         .collect()
@@ -333,7 +333,7 @@ fn no_mutation_is_retried_on_503_429_timeout_or_network_errors() {
 fn outcome_unknown_only_after_sending() {
     // Aborted before sending: `aborted`, nothing sent.
     let c = client();
-    let flag = AbortFlag::new();
+    let flag = Signal::new();
     flag.abort();
     for r in run_each(&c, Some(&flag)) {
         assert_eq!(r.unwrap_err().code, Code::Aborted);
@@ -342,7 +342,7 @@ fn outcome_unknown_only_after_sending() {
 
     // Aborted while in flight: `outcome_unknown`, sent once.
     let c = client();
-    let flag = AbortFlag::new();
+    let flag = Signal::new();
     c.transport().push(Reply::AbortCaller(flag.clone()));
     let e = block_on(c.accept_withdrawal("p2p_1", signal(&flag))).unwrap_err();
     assert_eq!(e.code, Code::OutcomeUnknown, "{}", e.message);
@@ -351,7 +351,7 @@ fn outcome_unknown_only_after_sending() {
 
     // A query aborted in flight stays `aborted`; a query's timeout after retries is `timeout`.
     let c = client();
-    let flag = AbortFlag::new();
+    let flag = Signal::new();
     c.transport().push(Reply::AbortCaller(flag.clone()));
     let options = FieldOptions {
         fields: None,

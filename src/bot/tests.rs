@@ -1,7 +1,7 @@
 use super::*;
 use crate::error::Code;
 use crate::testing::{FakeTransport, Reply};
-use crate::transport::{AbortFlag, TransportError};
+use crate::transport::{Signal, TransportError};
 use crate::types::OrderHistoryFilter;
 use futures::executor::block_on;
 use serde_json::{json, Value};
@@ -299,7 +299,7 @@ fn orders_validate_up_front_and_end_after_errors() {
         per_page: Some(-1),
         ..Default::default()
     };
-    let e = c.orders(bad).err().expect("refused synchronously");
+    let e = c.orders(bad).expect_err("refused synchronously");
     assert_eq!(e.field.as_deref(), Some("perPage"));
     let bad = OrdersArgs {
         filter: OrderHistoryFilter {
@@ -579,7 +579,7 @@ fn aborts() {
     // Already aborted: no request at all.
     let c = client();
     c.transport().http(200, PROFILE_OK);
-    let flag = AbortFlag::new();
+    let flag = Signal::new();
     flag.abort();
     let e = block_on(c.profile_json(FieldOptions {
         fields: None,
@@ -591,7 +591,7 @@ fn aborts() {
 
     // Aborted in flight: not retried.
     let c = client();
-    let flag = AbortFlag::new();
+    let flag = Signal::new();
     c.transport()
         .push(Reply::AbortCaller(flag.clone()))
         .http(200, PROFILE_OK);
@@ -606,7 +606,7 @@ fn aborts() {
 
     // Aborted during the backoff sleep: the sleep ends the call.
     let c = client();
-    let flag = AbortFlag::new();
+    let flag = Signal::new();
     *c.transport().abort_during_sleep.borrow_mut() = Some(flag.clone());
     c.transport().http(503, "").http(200, PROFILE_OK);
     let e = block_on(c.profile_json(FieldOptions {

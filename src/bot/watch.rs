@@ -7,11 +7,61 @@
 //! watch (the poll in flight or the sleep is cancelled; `next` then returns `None`).
 
 use super::BotClient;
-use crate::call::{request, Attempt};
+use crate::call::{request, unless_aborted, Attempt};
 use crate::error::Error;
+use crate::json::to_value;
 use crate::transport::{is_aborted, Transport};
 use crate::types::WatchOrdersArgs;
 use crate::watch::{Command, Status, Update, Watch};
+
+/// One update of an [`OrderWatch`], as JSON rows (`serde_json::Value` on every target).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderUpdate {
+    /// The page as it is now.
+    pub rows: Vec<serde_json::Value>,
+    /// Rows whose `id` was not on the previous page (every row, in the first update).
+    pub added: Vec<serde_json::Value>,
+    /// Rows whose content changed.
+    pub changed: Vec<OrderChange>,
+    /// Rows of the previous page that are gone.
+    pub removed: Vec<serde_json::Value>,
+    /// `pagination.total`, when the page had it.
+    pub total: Option<f64>,
+}
+
+/// A row of an [`OrderUpdate`] whose content changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderChange {
+    /// The row as it was.
+    pub before: serde_json::Value,
+    /// The row as it is.
+    pub after: serde_json::Value,
+}
+
+impl OrderUpdate {
+    /// The core's update as the Rust API's (on wasm32, the JavaScript rows read into JSON).
+    fn from_core(update: Update) -> Result<Self, Error> {
+        let rows = |list: Vec<crate::json::Json>| -> Result<Vec<serde_json::Value>, Error> {
+            list.iter().map(|row| to_value(row, 200)).collect()
+        };
+        Ok(OrderUpdate {
+            rows: rows(update.rows)?,
+            added: rows(update.added)?,
+            changed: update
+                .changed
+                .iter()
+                .map(|c| {
+                    Ok(OrderChange {
+                        before: to_value(&c.before, 200)?,
+                        after: to_value(&c.after, 200)?,
+                    })
+                })
+                .collect::<Result<_, Error>>()?,
+            removed: rows(update.removed)?,
+            total: update.total,
+        })
+    }
+}
 
 impl<T: Transport> BotClient<T> {
     /// Watches the first page of the order history: see [`OrderWatch`]. The options are
@@ -39,12 +89,12 @@ impl<T: Transport> OrderWatch<'_, T> {
     /// settled, backing off after retryable failures) until one brings a change. The first
     /// update has every row in `added`. `None` once the watch is over (stopped, or its signal
     /// aborted); the error of a failure that is not retryable, once, after which it is over.
-    pub async fn next(&mut self) -> Result<Option<Update>, Error> {
+    pub async fn next(&mut self) -> Result<Option<OrderUpdate>, Error> {
         let transport = self.client.transport();
         let config = self.client.config();
         loop {
             if let Some(update) = self.watch.take_update() {
-                return Ok(Some(update));
+                return OrderUpdate::from_core(update).map(Some);
             }
             if let Some(err) = self.watch.take_error() {
                 return Err(err);
@@ -54,9 +104,10 @@ impl<T: Transport> OrderWatch<'_, T> {
                 Command::Stop => return Ok(None),
                 Command::Send => {
                     let call = self.watch.call();
-                    let sent = transport
-                        .send(&request(config, call.body()), signal.as_ref())
-                        .await;
+                    let request = request(config, call.body());
+                    let sent =
+                        unless_aborted(signal.as_ref(), transport.send(&request, signal.as_ref()))
+                            .await;
                     let attempt = Attempt {
                         number: 0,
                         sent,
@@ -67,7 +118,9 @@ impl<T: Transport> OrderWatch<'_, T> {
                     self.watch.settle(config, attempt, transport.now_ms());
                 }
                 Command::Sleep(ms) => {
-                    if transport.sleep(ms, signal.as_ref()).await.is_err() {
+                    let slept =
+                        unless_aborted(signal.as_ref(), transport.sleep(ms, signal.as_ref())).await;
+                    if slept.is_err() {
                         self.watch.stop();
                     }
                 }
@@ -95,7 +148,7 @@ mod tests {
     use crate::config::BotOptions;
     use crate::error::Code;
     use crate::testing::{FakeTransport, Reply};
-    use crate::transport::{AbortFlag, TransportError};
+    use crate::transport::{Signal, TransportError};
     use futures::executor::block_on;
     use serde_json::json;
 
@@ -119,7 +172,7 @@ mod tests {
             .to_string()
     }
 
-    fn args(signal: Option<AbortFlag>) -> WatchOrdersArgs {
+    fn args(signal: Option<Signal>) -> WatchOrdersArgs {
         WatchOrdersArgs {
             interval_ms: Some(2_000),
             signal,
@@ -170,7 +223,7 @@ mod tests {
     #[test]
     fn the_signal_ends_the_watch_during_a_poll_or_a_sleep() {
         let bot = client();
-        let flag = AbortFlag::new();
+        let flag = Signal::new();
         bot.transport()
             .http(200, &page(&[], 0))
             .push(Reply::AbortCaller(flag.clone()));
@@ -180,7 +233,7 @@ mod tests {
         assert_eq!(bot.transport().sent(), 2);
 
         let bot = client();
-        let flag = AbortFlag::new();
+        let flag = Signal::new();
         bot.transport().http(200, &page(&[], 0));
         *bot.transport().abort_during_sleep.borrow_mut() = Some(flag.clone());
         let mut w = bot.watch_orders(args(Some(flag))).unwrap();

@@ -163,9 +163,13 @@ impl Core {
     /// poll's requests carry `signal` (the shell's own, which `stop()` aborts); the caller's
     /// `options.signal` is handed back as `callerSignal`.
     #[wasm_bindgen(js_name = watchOrders)]
-    pub fn watch_orders(&self, options: JsValue, signal: Signal) -> Result<Watch, JsValue> {
+    pub fn watch_orders(
+        &self,
+        options: JsValue,
+        signal: web_sys::AbortSignal,
+    ) -> Result<Watch, JsValue> {
         let watch = options::watch_args(&options).and_then(|mut args| {
-            let caller_signal = args.signal.replace(signal);
+            let caller_signal = args.signal.replace(Signal::from(signal));
             Ok((crate::watch::Watch::new(args)?, caller_signal))
         });
         match watch {
@@ -246,8 +250,8 @@ impl Call {
 
     /// The caller's `AbortSignal`, if any.
     #[wasm_bindgen(getter)]
-    pub fn signal(&self) -> Option<Signal> {
-        self.call.signal().cloned()
+    pub fn signal(&self) -> Option<web_sys::AbortSignal> {
+        self.call.signal().and_then(Signal::as_web_sys).cloned()
     }
 
     /// Before each attempt: throws the error to reject with when the caller's signal is
@@ -301,8 +305,11 @@ pub struct Confirmation {
 impl Confirmation {
     /// The caller's `AbortSignal`, if any (the driver's waits honour it).
     #[wasm_bindgen(getter)]
-    pub fn signal(&self) -> Option<Signal> {
-        self.confirmation.signal().cloned()
+    pub fn signal(&self) -> Option<web_sys::AbortSignal> {
+        self.confirmation
+            .signal()
+            .and_then(Signal::as_web_sys)
+            .cloned()
     }
 
     /// The next step: a confirmation to send (run its call, then `receive` its value), a
@@ -340,7 +347,7 @@ impl Confirmation {
     /// `SettlementError` when it is neither.
     pub fn receive(&mut self, value: JsValue) -> Result<(), JsValue> {
         self.confirmation
-            .receive(&value)
+            .receive(value.as_bool())
             .map_err(|e| error::to_js(&e))
     }
 }
@@ -407,8 +414,11 @@ impl Watch {
 
     /// The caller's `options.signal`, if any: its abort ends the watch.
     #[wasm_bindgen(getter, js_name = callerSignal)]
-    pub fn caller_signal(&self) -> Option<Signal> {
-        self.caller_signal.clone()
+    pub fn caller_signal(&self) -> Option<web_sys::AbortSignal> {
+        self.caller_signal
+            .as_ref()
+            .and_then(Signal::as_web_sys)
+            .cloned()
     }
 
     /// Whether a hidden page pauses the polls (`pauseWhenHidden`).

@@ -169,7 +169,9 @@ fn signal(obj: &JsValue) -> Result<Option<Signal>, Error> {
             .iter()
             .all(|m| apply_unit(read(m).unchecked_ref(), &v, &args).is_ok());
     if works {
-        Ok(Some(v.unchecked_into()))
+        Ok(Some(Signal::from(
+            v.unchecked_into::<web_sys::AbortSignal>(),
+        )))
     } else {
         Err(invalid("signal", " must be an AbortSignal"))
     }

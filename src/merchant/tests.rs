@@ -35,8 +35,7 @@ fn client(key: &str) -> MerchantClient<FakeTransport> {
 fn guard_in_the_constructor() {
     // Browser + secret key: refused before anything else, the key nowhere in the error.
     let e = MerchantClient::with_transport(options(Some(SECRET), false), transport(true))
-        .err()
-        .expect("refused in a browser");
+        .expect_err("refused in a browser");
     assert_eq!(e.code, Code::SecretKeyInBrowser);
     assert!(!format!("{e:?}").contains("5ecret"));
     // Even with other invalid options, the guard speaks first.
@@ -397,7 +396,7 @@ fn confirm_until_settled_stops_at_its_cap_and_on_the_first_error() {
 #[test]
 fn confirm_until_settled_honours_the_signal_between_confirmations() {
     let c = client(PUBLIC);
-    let flag = crate::transport::AbortFlag::default();
+    let flag = crate::transport::Signal::new();
     c.transport().http(200, NOT_YET).http(200, SETTLED);
     *c.transport().abort_during_sleep.borrow_mut() = Some(flag.clone());
     let e = block_on(c.confirm_until_settled(ConfirmUntilSettledArgs {

@@ -22,11 +22,12 @@ extern "C" {
         fetch: Option<&Function>,
         request: &web_sys::Request,
         ms: f64,
-        signal: Option<&Signal>,
+        signal: Option<&web_sys::AbortSignal>,
+        dropped: &web_sys::AbortSignal,
     ) -> Promise;
     /// A backoff sleep: `true`, or `false` when `signal` aborts first; never rejects.
     #[wasm_bindgen(js_name = sleep)]
-    fn sleep_for(ms: f64, signal: Option<&Signal>) -> Promise;
+    fn sleep_for(ms: f64, signal: Option<&web_sys::AbortSignal>) -> Promise;
 }
 
 /// The wasm32 transport over `fetch`.
@@ -40,6 +41,18 @@ impl FetchTransport {
     /// called with one `Request`).
     pub fn new(fetch: Option<Function>) -> Self {
         FetchTransport { fetch }
+    }
+}
+
+/// Aborts its controller when dropped: a dropped attempt's `fetch` is aborted (cancel on
+/// drop), and aborting one that already ended does nothing.
+struct AbortOnDrop(Option<web_sys::AbortController>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(controller) = &self.0 {
+            controller.abort();
+        }
     }
 }
 
@@ -128,7 +141,15 @@ impl Transport for FetchTransport {
         let body: &JsValue = request.body;
         let built: web_sys::Request = builder.body(body.clone()).map_err(gloo_error)?.into();
         let ms = f64::from(request.timeout_ms);
-        let sent = JsFuture::from(send_attempt(self.fetch.as_ref(), &built, ms, signal)).await;
+        let dropped = AbortOnDrop(web_sys::AbortController::new().ok());
+        let Some(dropped_signal) = dropped.0.as_ref().map(|c| c.signal()) else {
+            return Err(TransportError::Network(
+                "AbortController is not available".into(),
+            ));
+        };
+        let js_signal = signal.and_then(Signal::as_web_sys);
+        let attempt = send_attempt(self.fetch.as_ref(), &built, ms, js_signal, &dropped_signal);
+        let sent = JsFuture::from(attempt).await;
         let result = outcome(&sent.unwrap_or_default());
         match result {
             Err(_) if is_aborted(signal) => Err(TransportError::Aborted),
@@ -141,7 +162,7 @@ impl Transport for FetchTransport {
             return Err(TransportError::Aborted);
         }
         let ms = ms.min(2_147_483_647) as f64;
-        let slept = JsFuture::from(sleep_for(ms, signal)).await;
+        let slept = JsFuture::from(sleep_for(ms, signal.and_then(Signal::as_web_sys))).await;
         match slept.ok().and_then(|v| v.as_bool()) {
             Some(true) => Ok(()),
             _ => Err(TransportError::Aborted),

@@ -8,20 +8,22 @@
 // One POST: `new Request(request, { signal })` given to `fetch` (the caller's, else the
 // global one, looked up now). Resolves with an outcome (read by fetch.rs' `outcome`):
 // `{ kind: "response", status, retryAfter, body }` (`retryAfter` read for a non-2xx status
-// only), `{ kind: "timeout" }` after `ms`, `{ kind: "aborted" }` when `signal` aborts, or
+// only), `{ kind: "timeout" }` after `ms`, `{ kind: "aborted" }` when `signal` (the caller's)
+// or `dropped` (aborted by the Rust side when it drops the attempt) aborts, or
 // `{ kind: "failed", error }`.
-export function send(fetch, request, ms, signal) {
+export function send(fetch, request, ms, signal, dropped) {
   return new Promise((resolve) => {
     const controller = new AbortController();
+    const signals = signal ? [signal, dropped] : [dropped];
     const end = (outcome) => {
       clearTimeout(timer);
-      if (signal) try { signal.removeEventListener("abort", abort); } catch {}
+      for (const s of signals) try { s.removeEventListener("abort", abort); } catch {}
       if (outcome.kind !== "response") controller.abort();
       resolve(outcome);
     };
     const abort = () => end({ kind: "aborted" });
     const timer = setTimeout(() => end({ kind: "timeout" }), ms);
-    if (signal) try { signal.addEventListener("abort", abort); } catch {}
+    for (const s of signals) try { s.addEventListener("abort", abort); } catch {}
     const fail = (error) => end({ kind: "failed", error });
     const read = async (response) => {
       let status, retryAfter;
