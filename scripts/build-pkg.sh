@@ -91,7 +91,7 @@ sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.
 # wasm-bindgen writes a .gitignore and package.json into each out-dir that npm would honour.
 rm -f pkg/node/.gitignore pkg/node/package.json
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
-cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg/
+cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg-template/node.d.ts pkg/
 cp pkg-template/node/package.json pkg/node/
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" pkg/package.json
 cp LICENSE* pkg/ 2>/dev/null || true

@@ -42,7 +42,7 @@ if (web.slice(0, initAt).trimEnd() !== shared.trimEnd()) {
 
 // The glue's internal declarations: every class and function (the wasm exports), the shapes
 // they exchange, and the error interface the shell's SettlementError class replaces.
-const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "SettlementError", "SettlementErrorConstructor"]);
+const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor"]);
 const removed = new Set();
 
 /** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */
@@ -114,7 +114,8 @@ const GLUE = `./glue/${name}.js`;
 const typesDir = path.join(pkg, "types");
 rmSync(typesDir, { recursive: true, force: true });
 mkdirSync(typesDir, { recursive: true });
-const queue = ["index.d.ts"];
+// index.d.ts (every entry) and server.d.ts (the server entries' MerchantClient, node.d.ts).
+const queue = ["index.d.ts", "server.d.ts"];
 const copied = new Set();
 while (queue.length) {
   const file = queue.shift();
@@ -145,7 +146,7 @@ for (const f of [...copied, "package.json"].map((f) => `types/${f}`)) {
   if (!files.has(f)) fail(`${f} is not in package.json's "files" (pkg-template/package.json)`);
 }
 
-// ---- index.d.cts: the same declarations as index.d.ts, read as CommonJS ----------------------
+// ---- index.d.cts, node.d.cts: the same declarations as index.d.ts / node.d.ts, read as CommonJS
 const esm = read(path.join(pkg, "index.d.ts"));
 for (const from of [`./node/${name}.js`, "./types/index.js"]) {
   if (!esm.includes(`from "${from}"`)) fail(`index.d.ts must re-export ${from}`);
@@ -153,5 +154,13 @@ for (const from of [`./node/${name}.js`, "./types/index.js"]) {
 writeFileSync(path.join(pkg, "index.d.cts"),
   esm.replace(/^\/\/ Types of settlement-wasm:.*$/m,
     "// Types of settlement-wasm for `require` (CommonJS) consumers: a copy of index.d.ts."));
+const nodeEsm = read(path.join(pkg, "node.d.ts"));
+for (const from of ["./index.js", "./types/server.js"]) {
+  if (!nodeEsm.includes(`from "${from}"`)) fail(`node.d.ts must re-export ${from}`);
+}
+writeFileSync(path.join(pkg, "node.d.cts"),
+  nodeEsm.replace(/^\/\/ Types of settlement-wasm's server entries.*$/m,
+    "// Types of settlement-wasm's server entries for `require` (CommonJS): a copy of node.d.ts.")
+    .replace('from "./index.js"', 'from "./index.cjs"'));
 console.log(`pkg-types: node/${name}.d.ts without the wasm exports (${[...removed].sort().join(", ")}); ` +
-  `types/ ${[...copied].sort().join(", ")}; index.d.cts written`);
+  `types/ ${[...copied].sort().join(", ")}; index.d.cts, node.d.cts written`);

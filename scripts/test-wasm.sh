@@ -19,6 +19,9 @@ suites+=(--lib)
 echo "== wasm-bindgen-test in Node"
 WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features npm "${suites[@]}"
 
+echo "== the binding's own tests in the server build (--features server), in Node"
+WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features server --lib
+
 echo "== wasm-bindgen-test in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1 \
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$PWD/tests/webdriver.json" \

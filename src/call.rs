@@ -376,6 +376,12 @@ mod tests {
             Check::CountryCode => Value::Str("NG".into()),
             Check::Decimal | Check::OptDecimal => Value::Str("1.5".into()),
             Check::OptHttpsUrl => Value::Str("https://receipts.example/1".into()),
+            Check::TransactionHash => Value::Str(format!("0x{}", "ab".repeat(32))),
+            Check::Email => Value::Str("ada@example.com".into()),
+            Check::PaymentType => Value::Str("deposit".into()),
+            Check::OptCurrency => Value::Str("NGN".into()),
+            Check::OptHttpUrl => Value::Str("https://shop.example/done".into()),
+            Check::OptJsonObject => Value::Json(serde_json::json!({ "order": 42 })),
             _ => Value::Str("a1".into()),
         }
     }

@@ -371,6 +371,81 @@ pub fn https_url(field: &str, value: &str) -> Result<(), Error> {
     crate::config::check_absolute_url(field, value, true)
 }
 
+/// An onchain transaction hash, in one of the shapes the chains the ramp serves write it:
+///
+/// * `0x` and 64 hex digits: EVM chains (Ethereum, Base, Optimism, Celo...);
+/// * 64 hex digits without `0x`: Tron and other hex-id chains;
+/// * 43 to 88 base58 characters (no `0`, `O`, `I`, `l`): Solana signatures.
+///
+/// Sent exactly as given (hex case is the caller's). Anything else (a wallet address, a
+/// truncated hash, spaces) is `invalid_input` before anything is sent.
+pub fn transaction_hash(field: &str, value: &str) -> Result<(), Error> {
+    let hex64 = |s: &str| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let base58 = |s: &str| {
+        (43..=88).contains(&s.len())
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() && !b"0OIl".contains(&b))
+    };
+    if value.strip_prefix("0x").is_some_and(hex64) || hex64(value) || base58(value) {
+        return Ok(());
+    }
+    let mut m = String::from(field);
+    m.push_str(
+        " must be a transaction hash: 0x and 64 hex digits (EVM), 64 hex digits (Tron), or 43 to 88 base58 characters (Solana)",
+    );
+    Err(Error::invalid(field, m))
+}
+
+/// An email address, by shape: one `@` with a local part before it and a host with a dot
+/// after it, no spaces or control characters, at most 254 characters. Sent as given.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn email(field: &str, value: &str) -> Result<(), Error> {
+    let ok = value.len() <= 254
+        && value.bytes().all(|b| b.is_ascii_graphic() || b >= 0x80)
+        && value.split_once('@').is_some_and(|(local, host)| {
+            !local.is_empty()
+                && !host.contains('@')
+                && host
+                    .split_once('.')
+                    .is_some_and(|(a, b)| !a.is_empty() && !b.is_empty() && !b.ends_with('.'))
+        });
+    if ok {
+        return Ok(());
+    }
+    let mut m = String::from(field);
+    m.push_str(" must be an email address such as \"ada@example.com\"");
+    Err(Error::invalid(field, m))
+}
+
+/// An ISO 4217 currency code: three ASCII letters, returned upper-case.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn currency(field: &str, value: &str) -> Result<String, Error> {
+    if value.len() != 3 || !value.bytes().all(|b| b.is_ascii_alphabetic()) {
+        let mut m = String::from(field);
+        m.push_str(" must be a 3-letter ISO 4217 code such as \"NGN\"");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(value.to_ascii_uppercase())
+}
+
+/// A payment type: `deposit` or `withdrawal`, exactly.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn payment_type(field: &str, value: &str) -> Result<(), Error> {
+    if value == "deposit" || value == "withdrawal" {
+        return Ok(());
+    }
+    let mut m = String::from(field);
+    m.push_str(" must be \"deposit\" or \"withdrawal\"");
+    Err(Error::invalid(field, m))
+}
+
+/// An absolute `http:` or `https:` URL (a redirect): a host, no credentials, no spaces or
+/// control characters.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn http_url(field: &str, value: &str) -> Result<(), Error> {
+    crate::config::check_absolute_url(field, value, true)
+}
+
 /// A GraphQL document for `request`: must not be blank.
 pub fn document(value: &str) -> Result<(), Error> {
     if value.len() > MAX_DOCUMENT_LEN as usize {

@@ -14,17 +14,59 @@ use std::sync::Arc;
 
 use crate::call::{Client, PreparedCall};
 use crate::config::{MerchantOptions, MERCHANT_PATH};
+use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
 use crate::keys;
 use crate::operations::{
-    Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, MARKET_RATE,
+    Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION, MARKET_RATE,
     MERCHANT_PAYMENT_REQUEST, PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
 };
 use crate::transport::Transport;
 use crate::types::{
-    Account, Country, FieldOptions, MarketRate, PaymentMethodType, PaymentRequest, RampLimits,
-    RampableAsset,
+    Account, ConfirmTransactionArgs, ConfirmUntilSettledArgs, Country, FieldOptions, MarketRate,
+    PaymentMethodType, PaymentRequest, RampLimits, RampableAsset,
 };
+
+/// The `initiateHostedPayment` argument values (declaration order) and call options.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn hosted_payment_values(
+    a: crate::types::InitiateHostedPaymentArgs,
+) -> (Vec<Value>, FieldOptions) {
+    let opt = |v: Option<String>| v.map_or(Value::Null, Value::Str);
+    let values = vec![
+        Value::Str(a.amount),
+        opt(a.currency),
+        Value::Str(a.country_code),
+        Value::Str(a.email),
+        Value::Str(a.payment_type),
+        Value::Str(a.reference),
+        Value::Str(a.first_name),
+        Value::Str(a.last_name),
+        opt(a.redirect_url),
+        a.metadata.map_or(Value::Null, Value::Json),
+    ];
+    let options = FieldOptions {
+        fields: a.fields,
+        signal: a.signal,
+    };
+    (values, options)
+}
+
+/// The `confirmTransaction` argument values (declaration order) and call options.
+pub fn confirm_values(
+    payment_request: String,
+    transaction_hash: String,
+    signal: Option<crate::transport::Signal>,
+) -> (Vec<Value>, FieldOptions) {
+    let values = vec![Value::Str(payment_request), Value::Str(transaction_hash)];
+    (
+        values,
+        FieldOptions {
+            fields: None,
+            signal,
+        },
+    )
+}
 
 /// A client of the merchant endpoint, `{baseUrl}/service/api/graphql`. Dereferences to the
 /// shared [`Client`] (`execute`, `config`, `transport`).
@@ -185,6 +227,110 @@ impl<T: Transport> MerchantClient<T> {
         let values = vec![Value::Str(reference.to_owned())];
         self.execute_typed(self.prepare(&MERCHANT_PAYMENT_REQUEST, values, options))
             .await
+    }
+
+    /// Tells the service that the crypto a `crypto.requested` event asked for was sent (the
+    /// public key is enough): `true` once the payment request is settled, `false` while the
+    /// service has not seen or confirmed the transfer yet. Sent once, never retried; a lost
+    /// answer is `outcome_unknown`.
+    pub async fn confirm_transaction(&self, args: ConfirmTransactionArgs) -> Result<bool, Error> {
+        let (values, options) =
+            confirm_values(args.payment_request, args.transaction_hash, args.signal);
+        self.execute_typed(self.prepare(&CONFIRM_TRANSACTION, values, options))
+            .await
+    }
+
+    /// Creates a hosted payment page for a customer (secret key: on a server). Sent once,
+    /// never retried: after `outcome_unknown`, read it back with
+    /// [`MerchantClient::payment_request`] by `args.reference`, the idempotency key, instead
+    /// of creating a second one.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub async fn initiate_hosted_payment(
+        &self,
+        args: crate::types::InitiateHostedPaymentArgs,
+    ) -> Result<PaymentRequest, Error> {
+        let (values, options) = hosted_payment_values(args);
+        self.execute_typed(self.prepare(
+            &crate::operations::INITIATE_HOSTED_PAYMENT,
+            values,
+            options,
+        ))
+        .await
+    }
+
+    /// Cancels a hosted payment (`created` or `picked_up` → `canceled`) by its `id` (secret
+    /// key). Sent once, never retried.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub async fn cancel_hosted_payment(
+        &self,
+        payment_request: &str,
+        options: crate::types::CallOptions,
+    ) -> Result<bool, Error> {
+        let (values, options) = (
+            vec![Value::Str(payment_request.to_owned())],
+            FieldOptions {
+                fields: None,
+                signal: options.signal,
+            },
+        );
+        self.execute_typed(self.prepare(&crate::operations::CANCEL_HOSTED_PAYMENT, values, options))
+            .await
+    }
+
+    /// Sends USD stablecoins from the merchant's balance to an onchain address (secret key).
+    /// Sent once, never retried: after `outcome_unknown`, check the balance with
+    /// [`MerchantClient::account`] before trying again.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub async fn withdraw_onchain(
+        &self,
+        args: crate::types::WithdrawOnchainArgs,
+    ) -> Result<crate::types::OnchainWithdrawal, Error> {
+        let values = vec![
+            Value::Str(args.address),
+            Value::Str(args.amount_usd),
+            args.network.map_or(Value::Null, Value::Str),
+            args.metadata.map_or(Value::Null, Value::Json),
+        ];
+        let options = FieldOptions {
+            fields: args.fields,
+            signal: args.signal,
+        };
+        self.execute_typed(self.prepare(&crate::operations::WITHDRAW_ONCHAIN, values, options))
+            .await
+    }
+
+    /// The confirmation loop of `args`, validated (every argument, before anything is sent):
+    /// what [`MerchantClient::confirm_until_settled`] drives.
+    pub fn confirmation(&self, args: ConfirmUntilSettledArgs) -> Result<Confirmation, Error> {
+        let (values, options) =
+            confirm_values(args.payment_request, args.transaction_hash, args.signal);
+        let call = self.prepare(&CONFIRM_TRANSACTION, values, options)?;
+        let poll = self.redact(Poll::new(args.interval_ms, args.max_tries))?;
+        Ok(Confirmation::new(call, poll))
+    }
+
+    /// `confirm_transaction` again and again, `interval_ms` apart (default 5 s), until the
+    /// service reports the request settled or `max_tries` confirmations (default 10) were
+    /// answered "not yet" ([`crate::confirm`]). Each confirmation is sent once; an error
+    /// (`outcome_unknown` for a lost answer, `aborted` for the signal) ends it.
+    pub async fn confirm_until_settled(
+        &self,
+        args: ConfirmUntilSettledArgs,
+    ) -> Result<ConfirmOutcome, Error> {
+        let mut confirmation = self.confirmation(args)?;
+        loop {
+            let aborted = crate::transport::is_aborted(confirmation.signal());
+            match confirmation.step(aborted)? {
+                ConfirmStep::Send(call) => {
+                    let value = self.execute(&call).await?;
+                    confirmation.receive(value.as_bool())?;
+                }
+                ConfirmStep::Wait(ms) => {
+                    let _ = self.transport().sleep(ms, confirmation.signal()).await;
+                }
+                ConfirmStep::Done(outcome) => return Ok(outcome),
+            }
+        }
     }
 }
 

@@ -82,6 +82,27 @@ pub enum Check {
     OptDecimal,
     /// An optional absolute `https:` URL ([`inputs::https_url`]).
     OptHttpsUrl,
+    /// An onchain transaction hash: `0x` + 64 hex, 64 hex, or 43 to 88 base58 characters
+    /// ([`inputs::transaction_hash`]).
+    TransactionHash,
+    /// An email address, by shape ([`inputs::email`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    Email,
+    /// A person's name: trimmed, not empty ([`inputs::id`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    Name,
+    /// `deposit` or `withdrawal` ([`inputs::payment_type`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    PaymentType,
+    /// An optional ISO 4217 code, sent upper-case ([`inputs::currency`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptCurrency,
+    /// An optional absolute `http(s):` URL ([`inputs::http_url`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptHttpUrl,
+    /// An optional JSON object (`metadata`), sent as it is.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptJsonObject,
 }
 
 /// A rule over several arguments, checked after each argument's own [`Check`].
@@ -141,12 +162,16 @@ pub struct Operation {
     pub result: &'static str,
     /// A rule over several arguments ([`Rule::None`] for most).
     pub rule: Rule,
+    /// Needs the merchant's secret key: declared only where a secret key may be used, the
+    /// Rust API and the npm package's server build (feature `server`), never in its browser
+    /// build (see [`ALL`]).
+    pub secret_key: bool,
 }
 
 /// A value of an argument: what callers pass, and (after [`Operation::variables`]) what is
 /// sent. One representation for every operation, so one serializer serves every body: a
 /// JSON `null`, string, number or the filter object.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     /// Not given (only for optional arguments).
@@ -157,6 +182,13 @@ pub enum Value {
     Int(i64),
     /// An order-history filter.
     Filter(OrderHistoryFilter),
+    /// A JSON object (`metadata`), sent as it is: on wasm32 the caller's very object.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg_attr(
+        target_arch = "wasm32",
+        serde(serialize_with = "crate::graphql::body::preserve_json")
+    )]
+    Json(crate::json::Json),
 }
 
 /// Checked variables, by GraphQL name; unset optional arguments are left out.
@@ -301,6 +333,10 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
             inputs::https_url(arg.caller, &s)?;
             Value::Str(s)
         }
+        (Check::TransactionHash, Value::Str(s)) => {
+            inputs::transaction_hash(arg.caller, &s)?;
+            Value::Str(s)
+        }
         (
             Check::PerPage | Check::Filter | Check::OptId | Check::OptDecimal | Check::OptHttpsUrl,
             Value::Null,
@@ -311,6 +347,38 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
                 return Ok(None);
             }
             Value::Filter(f)
+        }
+        #[cfg(any(feature = "server", not(feature = "npm")))]
+        (check, value) => return secret_key_check(arg, check, value),
+        #[cfg(not(any(feature = "server", not(feature = "npm"))))]
+        _ => return Err(wrong_type(arg)),
+    };
+    Ok(Some(v))
+}
+
+/// The checks only the secret-key operations use (declared where they are: see [`ALL`]).
+#[cfg(any(feature = "server", not(feature = "npm")))]
+fn secret_key_check(arg: &Arg, check: Check, value: Value) -> Result<Option<Value>, Error> {
+    let v = match (check, value) {
+        (Check::Email, Value::Str(s)) => {
+            inputs::email(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::Name, Value::Str(s)) => Value::Str(inputs::id(arg.caller, &s)?.to_owned()),
+        (Check::PaymentType, Value::Str(s)) => {
+            inputs::payment_type(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::OptCurrency, Value::Str(s)) => Value::Str(inputs::currency(arg.caller, &s)?),
+        (Check::OptHttpUrl, Value::Str(s)) => {
+            inputs::http_url(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::OptJsonObject, Value::Json(v)) if crate::json::JsonValue::is_object(&v) => {
+            Value::Json(v)
+        }
+        (Check::OptCurrency | Check::OptHttpUrl | Check::OptJsonObject, Value::Null) => {
+            return Ok(None)
         }
         _ => return Err(wrong_type(arg)),
     };
@@ -341,6 +409,7 @@ const BASE: Operation = Operation {
     method: "",
     result: "",
     rule: Rule::None,
+    secret_key: false,
 };
 
 /// Default `AgentProfile` selection: every observed field except `apiKey`.
@@ -502,7 +571,7 @@ pub const MERCHANT_PAYMENT_REQUEST: Operation = Operation {
 /// The one argument of the order mutations: the order's `id` (not its `orderId`).
 const P2P_PAYMENT: &[Arg] = &[arg("p2pPayment", "ID!", "p2pPayment", Check::Id)];
 
-/// What the bot mutations share: sent once, a `Boolean` result (no selection).
+/// What the `Boolean` mutations share: sent once, no selection.
 const BOT_MUTATION: Operation = Operation {
     kind: Kind::Mutation,
     returns: "Boolean",
@@ -597,7 +666,109 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = Operation {
     ..BOT_MUTATION
 };
 
-/// Every built-in operation: the bot's, then the merchant's. A new operation is added here
+/// `confirmTransaction(paymentRequest: ID!, transactionHash: String!): Boolean` (merchant
+/// mutation, public key *(observed)*): tells the service that the crypto a
+/// `crypto.requested` event asked for was sent. `true` once the payment request is settled,
+/// `false` while the service has not seen or not confirmed the transfer yet.
+pub const CONFIRM_TRANSACTION: Operation = Operation {
+    name: "ConfirmTransaction",
+    endpoint: Endpoint::Merchant,
+    field: "confirmTransaction",
+    args: &[
+        arg("paymentRequest", "ID!", "paymentRequest", Check::Id),
+        arg(
+            "transactionHash",
+            "String!",
+            "transactionHash",
+            Check::TransactionHash,
+        ),
+    ],
+    method: "confirmTransaction",
+    ..BOT_MUTATION
+};
+
+/// `initiateHostedPayment(amount: Decimal!, currency: P2PPaymentCurrency, countryCode:
+/// String!, email: String!, paymentType: P2PPaymentTypeType!, reference: String!, firstName:
+/// String!, lastName: String!, redirectUrl: String, metadata: JSON): MerchantPaymentRequest`
+/// (merchant mutation, secret key *(observed)*): a hosted payment page for a customer.
+/// `reference` is the caller's idempotency key: after `outcome_unknown`, read the payment
+/// back by it ([`MERCHANT_PAYMENT_REQUEST`]) instead of creating a second one.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const INITIATE_HOSTED_PAYMENT: Operation = Operation {
+    name: "InitiateHostedPayment",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "initiateHostedPayment",
+    args: &[
+        arg("amount", "Decimal!", "amount", Check::Decimal),
+        arg(
+            "currency",
+            "P2PPaymentCurrency",
+            "currency",
+            Check::OptCurrency,
+        ),
+        arg("countryCode", "String!", "countryCode", Check::CountryCode),
+        arg("email", "String!", "email", Check::Email),
+        arg(
+            "paymentType",
+            "P2PPaymentTypeType!",
+            "paymentType",
+            Check::PaymentType,
+        ),
+        arg("reference", "String!", "reference", Check::Reference),
+        arg("firstName", "String!", "firstName", Check::Name),
+        arg("lastName", "String!", "lastName", Check::Name),
+        arg("redirectUrl", "String", "redirectUrl", Check::OptHttpUrl),
+        arg("metadata", "JSON", "metadata", Check::OptJsonObject),
+    ],
+    returns: "MerchantPaymentRequest",
+    fields: "id hostedLink status",
+    method: "initiateHostedPayment",
+    result: "PaymentRequest",
+    secret_key: true,
+    ..BASE
+};
+
+/// `cancelHostedPayment(paymentRequest: ID!): Boolean` (merchant mutation, secret key
+/// *(observed)*): created or picked_up → canceled.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
+    name: "CancelHostedPayment",
+    endpoint: Endpoint::Merchant,
+    field: "cancelHostedPayment",
+    args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
+    method: "cancelHostedPayment",
+    secret_key: true,
+    ..BOT_MUTATION
+};
+
+/// `withdrawOnchain(address: String!, amountUsd: Decimal!, network: String, metadata: JSON):
+/// OnchainWithdrawal` (merchant mutation, secret key *(observed)*): sends USD stablecoins
+/// from the merchant's balance to an onchain address.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const WITHDRAW_ONCHAIN: Operation = Operation {
+    name: "WithdrawOnchain",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "withdrawOnchain",
+    args: &[
+        arg("address", "String!", "address", Check::Id),
+        arg("amountUsd", "Decimal!", "amountUsd", Check::Decimal),
+        arg("network", "String", "network", Check::OptId),
+        arg("metadata", "JSON", "metadata", Check::OptJsonObject),
+    ],
+    returns: "OnchainWithdrawal",
+    fields: "id status",
+    method: "withdrawOnchain",
+    result: "OnchainWithdrawal",
+    secret_key: true,
+    ..BASE
+};
+
+/// Every built-in operation: the bot's, then the merchant's. The secret-key operations
+/// ([`Operation::secret_key`]) are declared where a secret key may be used: in the Rust API
+/// (no `npm` feature) and in the npm package's server build (feature `server`), never in its
+/// browser build, whose size they would otherwise grow. A new operation is added here
 /// (and nowhere else in this file); the clients look operations up by method name
 /// ([`by_method`]).
 pub static ALL: &[&Operation] = &[
@@ -617,6 +788,13 @@ pub static ALL: &[&Operation] = &[
     &RAMP_LIMITS,
     &RAMPABLE_ASSETS,
     &MERCHANT_PAYMENT_REQUEST,
+    &CONFIRM_TRANSACTION,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &INITIATE_HOSTED_PAYMENT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &CANCEL_HOSTED_PAYMENT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &WITHDRAW_ONCHAIN,
 ];
 
 /// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).

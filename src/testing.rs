@@ -176,6 +176,14 @@ impl Transport for FakeTransport {
     }
 }
 
+/// The bot's built-in mutations, in declaration order.
+pub fn bot_mutations() -> Vec<&'static Operation> {
+    mutations()
+        .into_iter()
+        .filter(|op| op.endpoint == crate::operations::Endpoint::Bot)
+        .collect()
+}
+
 /// The built-in mutations, in declaration order.
 pub fn mutations() -> Vec<&'static Operation> {
     ALL.iter()

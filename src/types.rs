@@ -155,6 +155,128 @@ pub struct OrdersArgs {
     pub signal: Option<Signal>,
 }
 
+/// Options of `confirmTransaction()`: tell the service that the crypto a `crypto.requested`
+/// event asked for was sent (public key). Sent once, never retried. Refused before sending
+/// (`invalid_input`): an empty `paymentRequest`, a `transactionHash` of none of the accepted
+/// shapes (`0x` and 64 hex digits for EVM chains, 64 hex digits for Tron, 43 to 88 base58
+/// characters for Solana).
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "ConfirmTransactionOptions"))]
+pub struct ConfirmTransactionArgs {
+    /// The payment request's `id` (the `crypto.requested` payload's `paymentRequest.id`).
+    pub payment_request: String,
+    /// The hash of the transaction that sent the crypto.
+    pub transaction_hash: String,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `confirmUntilSettled()`: `confirmTransaction` again and again until the
+/// service reports the request settled, at most `maxTries` times, `intervalMs` apart (the
+/// service's own mini-app: every 5 s, 10 tries).
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "ConfirmUntilSettledOptions"))]
+pub struct ConfirmUntilSettledArgs {
+    /// The payment request's `id` (the `crypto.requested` payload's `paymentRequest.id`).
+    pub payment_request: String,
+    /// The hash of the transaction that sent the crypto.
+    pub transaction_hash: String,
+    /// The wait between two confirmations, in ms (0 to 600000; default 5000).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub interval_ms: Option<i64>,
+    /// The most confirmations sent (1 to 100; default 10).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub max_tries: Option<i64>,
+    /// Stops it: `aborted` while waiting or before a confirmation is sent, `outcome_unknown`
+    /// while one is out.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `initiateHostedPayment()` (secret key, on a server): a hosted payment page for
+/// a customer. Sent once, never retried. `reference` is your idempotency key: after
+/// `outcome_unknown`, read the payment back with `paymentRequest(reference)` instead of
+/// creating a second one. Refused before sending (`invalid_input`, naming the option): an
+/// `amount` that is not non-negative decimal text, a `currency` that is not 3 letters, a
+/// `countryCode` that is not 2 letters, an `email` not shaped as one, a `paymentType` other
+/// than `deposit` / `withdrawal`, a blank `reference`, `firstName` or `lastName`, a
+/// `redirectUrl` that is not absolute http(s), a `metadata` that is not a plain object.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "InitiateHostedPaymentOptions"))]
+pub struct InitiateHostedPaymentArgs {
+    /// The amount, decimal text such as `"25000.00"` (never a float).
+    pub amount: String,
+    /// ISO 4217 code of the amount's currency (sent upper-case).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub currency: Option<String>,
+    /// ISO 3166-1 alpha-2 code of the customer's country (sent upper-case).
+    pub country_code: String,
+    /// The customer's email address.
+    pub email: String,
+    /// `"deposit"` or `"withdrawal"`.
+    #[cfg_attr(feature = "typescript", tsify(type = "\"deposit\" | \"withdrawal\""))]
+    pub payment_type: String,
+    /// Your own identifier of the payment, and its idempotency key (sent exactly as given).
+    pub reference: String,
+    /// The customer's first name.
+    pub first_name: String,
+    /// The customer's last name.
+    pub last_name: String,
+    /// Where the hosted page sends the customer afterwards: an absolute http(s) URL.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub redirect_url: Option<String>,
+    /// Your own data, kept with the payment: a plain object that JSON can represent.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "{ readonly [key: string]: unknown }")
+    )]
+    pub metadata: Option<Json>,
+    /// `MerchantPaymentRequest` fields to select instead of `id hostedLink status`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `withdrawOnchain()` (secret key, on a server): send USD stablecoins from the
+/// merchant's balance to `address`. Sent once, never retried (a lost answer is
+/// `outcome_unknown`: check the balance with `account()` before trying again). Refused before
+/// sending (`invalid_input`): a blank `address` or `network`, an `amountUsd` that is not
+/// non-negative decimal text, a `metadata` that is not a plain object.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "WithdrawOnchainOptions"))]
+pub struct WithdrawOnchainArgs {
+    /// The destination address (trimmed).
+    pub address: String,
+    /// The amount in USD, decimal text such as `"150.00"`.
+    pub amount_usd: String,
+    /// The network, e.g. `"CELO"` (trimmed; the service's default when absent).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub network: Option<String>,
+    /// Your own data, kept with the withdrawal: a plain object that JSON can represent.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "{ readonly [key: string]: unknown }")
+    )]
+    pub metadata: Option<Json>,
+    /// `OnchainWithdrawal` fields to select instead of `id status`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `watchOrders()`: the first page of the order history, polled one request at a
 /// time, as an async iterable of what changed. Invalid options throw at once from
 /// `watchOrders()` (`invalid_input`, `field` naming the option).
@@ -605,6 +727,31 @@ pub struct RampableAsset {
     /// The token contract, when there is one.
     #[serde(default)]
     pub contract_address: Option<String>,
+}
+
+/// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct OnchainWithdrawal {
+    /// The id.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// `pending` when just made (the sandbox's), or another status.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub status: Option<String>,
+    /// The destination address.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub address: Option<String>,
+    /// Decimal text.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub amount_usd: Option<String>,
+    /// The network, e.g. `CELO`.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub network: Option<String>,
 }
 
 /// A merchant payment request (`merchantPaymentRequest`).

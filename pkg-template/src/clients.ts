@@ -3,7 +3,8 @@
 // its own class is refused (`invalid_input`, field `this`). Every method asks the Core to
 // prepare its call (validation, document, body) and hands it to the one driver (call.ts).
 import type {
-  Account, AgentProfile, BotClientOptions, Core, Country, GraphQLVariables, MarketRate,
+  Account, AgentProfile, BotClientOptions, Confirmation, ConfirmOutcome, ConfirmTransactionOptions,
+  ConfirmUntilSettledOptions, Core, Country, GraphQLVariables, MarketRate,
   MarkWithdrawalAsPaidOptions, MerchantCallOptions, MerchantClientOptions, OrderHistoryOptions,
   OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
   PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
@@ -11,7 +12,8 @@ import type {
   WithdrawalInfoOptions,
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
-import type { BotMethod, MerchantMethod } from "./operations.js";
+import { confirm } from "./confirm.js";
+import type { BotMethod, MerchantMethod, ServerMerchantMethod } from "./operations.js";
 import { fromGlue, notLive } from "./errors.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
 import { watch, type OrderWatch } from "./watch.js";
@@ -265,9 +267,23 @@ export class BotClient {
   }
 }
 
+/**
+ * The call of a merchant operation (its argument, if it takes one, and options) on `self`'s
+ * Core: `self` is a `MerchantClient` (or an instance of the server entries' subclass, whose
+ * secret-key methods go through it too). Set by the class. @internal
+ */
+export let callMerchant: <T>(
+  self: unknown, method: MerchantMethod | ServerMerchantMethod, argument: unknown, options: unknown,
+) => Promise<T>;
+
 /** Client of the merchant endpoint (public-key-safe reads, and `account` with the secret key). */
 export class MerchantClient {
   #client: Client;
+
+  static {
+    callMerchant = <T>(self: unknown, method: MerchantMethod | ServerMerchantMethod, argument: unknown, options: unknown) =>
+      send<T>(MerchantClient.#of(self), "MerchantClient", (core) => core.prepare(method, argument, options));
+  }
 
   /** Throws `SettlementError` (`secret_key_in_browser`, `invalid_input`); see `MerchantClientOptions`. */
   constructor(options: MerchantClientOptions) {
@@ -277,11 +293,6 @@ export class MerchantClient {
   /** The client of `self` if it is a MerchantClient (live or freed). */
   static #of(self: unknown): Client | undefined {
     return typeof self === "object" && self !== null && #client in self ? self.#client : undefined;
-  }
-
-  /** The call of `method` (its operation's argument, if it takes one, and options) on `self`'s Core. */
-  static #call<T>(self: unknown, method: MerchantMethod, argument: unknown, options: unknown): Promise<T> {
-    return send<T>(MerchantClient.#of(self), "MerchantClient", (core) => core.prepare(method, argument, options));
   }
 
   /** Releases the client's wasm memory; the client is unusable afterwards (`invalid_input`, field `this`). */
@@ -294,12 +305,12 @@ export class MerchantClient {
    * it belongs on a server: the service answers a public key with `forbidden`.
    */
   account(options?: MerchantCallOptions): Promise<Account> {
-    return MerchantClient.#call(this, "account", undefined, options);
+    return callMerchant(this, "account", undefined, options);
   }
 
   /** The countries the service operates in. */
   availableCountries(options?: MerchantCallOptions): Promise<Country[]> {
-    return MerchantClient.#call(this, "availableCountries", undefined, options);
+    return callMerchant(this, "availableCountries", undefined, options);
   }
 
   /**
@@ -307,7 +318,7 @@ export class MerchantClient {
    * `Country.id` from `availableCountries()` (trimmed, not empty).
    */
   paymentMethodTypes(countryId: string, options?: MerchantCallOptions): Promise<PaymentMethodType[]> {
-    return MerchantClient.#call(this, "paymentMethodTypes", countryId, options);
+    return callMerchant(this, "paymentMethodTypes", countryId, options);
   }
 
   /**
@@ -315,17 +326,17 @@ export class MerchantClient {
    * `countryCode` is an ISO 3166-1 alpha-2 code (`"NG"`, any case; sent upper-case).
    */
   marketRate(countryCode: string, options?: MerchantCallOptions): Promise<MarketRate | null> {
-    return MerchantClient.#call(this, "marketRate", countryCode, options);
+    return callMerchant(this, "marketRate", countryCode, options);
   }
 
   /** The ramp limits (USD). */
   rampLimits(options?: MerchantCallOptions): Promise<RampLimits> {
-    return MerchantClient.#call(this, "rampLimits", undefined, options);
+    return callMerchant(this, "rampLimits", undefined, options);
   }
 
   /** The assets the onchain ramp handles. */
   rampableAssets(options?: MerchantCallOptions): Promise<RampableAsset[]> {
-    return MerchantClient.#call(this, "rampableAssets", undefined, options);
+    return callMerchant(this, "rampableAssets", undefined, options);
   }
 
   /**
@@ -333,7 +344,46 @@ export class MerchantClient {
    * as given), or `null` when the service does not know it.
    */
   paymentRequest(reference: string, options?: MerchantCallOptions): Promise<PaymentRequest | null> {
-    return MerchantClient.#call(this, "paymentRequest", reference, options);
+    return callMerchant(this, "paymentRequest", reference, options);
+  }
+
+  /**
+   * Tells the service that the crypto a `crypto.requested` event asked for was sent (the
+   * public key is enough): `paymentRequest` is the payload's `paymentRequest.id`,
+   * `transactionHash` the hash of the transfer (`0x` and 64 hex digits for EVM chains, 64 hex
+   * digits for Tron, 43 to 88 base58 characters for Solana; checked before sending). Resolves
+   * `true` once the request is settled, `false` while the service has not seen or confirmed the
+   * transfer yet. Sent once, never retried: a lost answer rejects with `outcome_unknown`
+   * (confirming the same hash again is harmless; or read the request back with
+   * `paymentRequest(reference)`). To confirm until settled, use `confirmUntilSettled`.
+   */
+  confirmTransaction(options: ConfirmTransactionOptions): Promise<boolean> {
+    return callMerchant(this, "confirmTransaction", undefined, options);
+  }
+
+  /**
+   * `confirmTransaction` again and again until the service reports the request settled, as
+   * the service's own mini-app does: every `intervalMs` (default 5000), at most `maxTries`
+   * times (default 10). Resolves `{ settled: true, tries }`, or `{ settled: false, tries }`
+   * when the last try still was not settled. Each confirmation is sent once; the next is sent
+   * only after the service answered "not yet". Rejects with the error that ends it: a
+   * confirmation's (`outcome_unknown` when its answer is lost, `graphql` when the service
+   * refuses), or `aborted` when `signal` fires between confirmations. Every option is checked
+   * before anything is sent (`invalid_input`).
+   *
+   * @example
+   * const { settled } = await merchant.confirmUntilSettled({ paymentRequest: payload.paymentRequest.id, transactionHash });
+   */
+  confirmUntilSettled(options: ConfirmUntilSettledOptions): Promise<ConfirmOutcome> {
+    const client = MerchantClient.#of(this);
+    if (!client) return Promise.reject(notLive("MerchantClient"));
+    let confirmation: Confirmation;
+    try {
+      confirmation = client.use((core) => core.confirmation(options));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return confirm(confirmation, client.fetch);
   }
 }
 

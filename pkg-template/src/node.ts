@@ -5,7 +5,9 @@
 import { SettlementError } from "./errors.js";
 import { bind, type Wasm } from "./wasm.js";
 
-export { BotClient, MerchantClient } from "./clients.js";
+export { BotClient } from "./clients.js";
+// The server entries' MerchantClient, with the secret-key operations.
+export { MerchantClient } from "./server.js";
 export { OrderIterator } from "./orders.js";
 export { OrderWatch, type OrderWatchChange, type OrderWatchStatus, type OrderWatchUpdate } from "./watch.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";

@@ -13,7 +13,7 @@ export type BotMethod =
   | "updateRates"
   | "updatePaymentMethodLiquidity";
 
-/** The methods of `MerchantClient` that run a built-in operation. */
+/** The methods of `MerchantClient` that run a built-in operation, in every entry. */
 export type MerchantMethod =
   | "account"
   | "availableCountries"
@@ -21,4 +21,11 @@ export type MerchantMethod =
   | "marketRate"
   | "rampLimits"
   | "rampableAssets"
-  | "paymentRequest";
+  | "paymentRequest"
+  | "confirmTransaction";
+
+/** The methods of `MerchantClient` that need the secret key: the server entries' only. */
+export type ServerMerchantMethod =
+  | "initiateHostedPayment"
+  | "cancelHostedPayment"
+  | "withdrawOnchain";

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::error::Code;
-use crate::testing::mutations;
+use crate::testing::bot_mutations;
 use crate::testing::{FakeTransport, Reply};
 use crate::transport::{Signal, TransportError};
 use futures::executor::block_on;
@@ -32,7 +32,7 @@ fn ok(field: &str) -> String {
 
 const METHOD: &str = r#"{"data":{"updatePaymentMethodLiquidity":{"id":"pm_100003","value":"+254712345678","localCurrencyAvailable":"150000.00","deleted":false,"instant":true}}}"#;
 
-/// Runs mutation `i` of `mutations()` once, with valid arguments and `flag` as its signal.
+/// Runs mutation `i` of `bot_mutations()` once, with valid arguments and `flag` as its signal.
 fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&Signal>) -> Result<(), Error> {
     let opts = || CallOptions {
         signal: flag.cloned(),
@@ -78,7 +78,7 @@ fn run_one(c: &BotClient<FakeTransport>, i: usize, flag: Option<&Signal>) -> Res
 
 /// Each of the six, in declaration order.
 fn run_each(c: &BotClient<FakeTransport>, flag: Option<&Signal>) -> Vec<Result<(), Error>> {
-    (0..mutations().len())
+    (0..bot_mutations().len())
         .map(|i| run_one(c, i, flag))
         .collect()
 }
@@ -150,7 +150,10 @@ fn each_mutation_sends_its_document_and_variables_once() {
     for (body, (name, vars)) in sent.iter().zip(expect) {
         assert_eq!(body["operationName"], name);
         assert_eq!(body["variables"], vars, "{name}");
-        let op = mutations().into_iter().find(|o| o.name == name).unwrap();
+        let op = bot_mutations()
+            .into_iter()
+            .find(|o| o.name == name)
+            .unwrap();
         assert_eq!(body["query"], op.document(op.fields), "{name}");
         // Values travel only as variables: the document is the declaration's.
         assert!(!body["query"].as_str().unwrap().contains("p2p_"));
@@ -302,7 +305,7 @@ fn no_mutation_is_retried_on_503_429_timeout_or_network_errors() {
         ),
     ];
     for (what, script, code) in failures {
-        for (i, op) in mutations().into_iter().enumerate() {
+        for (i, op) in bot_mutations().into_iter().enumerate() {
             let c = client();
             script(c.transport());
             // A retry would get this answer and succeed.

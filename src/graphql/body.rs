@@ -50,6 +50,12 @@ fn preserve<S: Serializer>(value: &&Json, s: S) -> Result<S::Ok, S::Error> {
     serde_wasm_bindgen::preserve::serialize(*value, s)
 }
 
+/// A JSON value of the caller's (a `metadata` object) itself, not a copy.
+#[cfg(all(target_arch = "wasm32", any(feature = "server", not(feature = "npm"))))]
+pub fn preserve_json<S: Serializer>(value: &Json, s: S) -> Result<S::Ok, S::Error> {
+    serde_wasm_bindgen::preserve::serialize(value, s)
+}
+
 impl Variables<'_> {
     fn is_empty(&self) -> bool {
         match self {

@@ -1,5 +1,6 @@
 //! The exported classes: [`Core`] (a client's configuration), [`Call`] (one call),
-//! [`Search`] (`orders()` and `reconcile`) and [`Watch`] (`watchOrders()`).
+//! [`Search`] (`orders()` and `reconcile`), [`Watch`] (`watchOrders()`) and [`Confirmation`]
+//! (`confirmUntilSettled`).
 //!
 //! An export that runs JavaScript while it works (reading a caller's value, building an
 //! error) returns a `Result`, never exactly one JavaScript value. Node 20's V8 inlines a
@@ -123,6 +124,30 @@ impl Core {
             crate::call::prepare_request(&document, variables.as_ref(), signal)
         });
         self.call(call)
+    }
+
+    /// `confirmUntilSettled(options)`: checks every option (the `confirmTransaction`
+    /// arguments, `intervalMs`, `maxTries`, `signal`) and starts the confirmation loop.
+    pub fn confirmation(&self, options: JsValue) -> Result<Confirmation, JsValue> {
+        let confirmation = options::confirm_until_settled_args(&options).and_then(|a| {
+            let (values, field_options) =
+                crate::merchant::confirm_values(a.payment_request, a.transaction_hash, a.signal);
+            let call = crate::call::prepare(
+                self.endpoint,
+                &operations::CONFIRM_TRANSACTION,
+                values,
+                field_options,
+            )?;
+            let poll = crate::confirm::Poll::new(a.interval_ms, a.max_tries)?;
+            Ok(crate::confirm::Confirmation::new(call, poll))
+        });
+        match confirmation {
+            Ok(confirmation) => Ok(Confirmation {
+                settings: Rc::clone(&self.settings),
+                confirmation,
+            }),
+            Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
+        }
     }
 
     /// `orders(options)`: checks the options and starts the search of every matching order.
@@ -266,6 +291,64 @@ impl Call {
                 ("delayMs", &JsValue::from_f64(ms as f64)),
             ])),
         }
+    }
+}
+
+/// `confirmUntilSettled`: the core's confirmation loop (see [`crate::confirm`]).
+#[wasm_bindgen(js_name = Confirmation)]
+pub struct Confirmation {
+    settings: Rc<Settings>,
+    confirmation: crate::confirm::Confirmation,
+}
+
+#[wasm_bindgen(js_class = Confirmation)]
+impl Confirmation {
+    /// The caller's `AbortSignal`, if any (the driver's waits honour it).
+    #[wasm_bindgen(getter)]
+    pub fn signal(&self) -> Option<web_sys::AbortSignal> {
+        self.confirmation
+            .signal()
+            .and_then(Signal::as_web_sys)
+            .cloned()
+    }
+
+    /// The next step: a confirmation to send (run its call, then `receive` its value), a
+    /// wait, or the outcome. `aborted`: whether the caller's signal is aborted now. Throws
+    /// `SettlementError` (`aborted`) when it is.
+    #[wasm_bindgen(unchecked_return_type = "ConfirmationStep")]
+    pub fn next(&mut self, aborted: bool) -> Result<JsValue, JsValue> {
+        use crate::confirm::ConfirmStep;
+        let kind = |k: &str| JsValue::from_str(k);
+        match self.confirmation.step(aborted) {
+            Ok(ConfirmStep::Send(call)) => {
+                let call: JsValue = Call {
+                    settings: Rc::clone(&self.settings),
+                    call,
+                }
+                .into();
+                Ok(object(&[("kind", &kind("send")), ("call", &call)]))
+            }
+            Ok(ConfirmStep::Wait(ms)) => Ok(object(&[
+                ("kind", &kind("wait")),
+                ("delayMs", &JsValue::from_f64(ms as f64)),
+            ])),
+            Ok(ConfirmStep::Done(o)) => {
+                let outcome = object(&[
+                    ("settled", &JsValue::from_bool(o.settled)),
+                    ("tries", &JsValue::from(o.tries)),
+                ]);
+                Ok(object(&[("kind", &kind("done")), ("outcome", &outcome)]))
+            }
+            Err(e) => Err(error::to_js(&e)),
+        }
+    }
+
+    /// Takes in the value of a `send` step's call (`true` or `false`); throws
+    /// `SettlementError` when it is neither.
+    pub fn receive(&mut self, value: JsValue) -> Result<(), JsValue> {
+        self.confirmation
+            .receive(value.as_bool())
+            .map_err(|e| error::to_js(&e))
     }
 }
 

@@ -7,6 +7,7 @@
 //! | `Core` (`classes.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
+//! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `receive` |
 //! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
@@ -46,6 +47,12 @@ export type AttemptOutcome =
 export type Decision =
   | { kind: "done"; value: any }
   | { kind: "retry"; delayMs: number };
+
+/** What a confirmation loop's driver does next: send a confirmation and `receive` its value, wait, or stop. */
+export type ConfirmationStep =
+  | { kind: "send"; call: PreparedCall }
+  | { kind: "wait"; delayMs: number }
+  | { kind: "done"; outcome: ConfirmOutcome };
 
 /** What an order watch's driver does next: send its poll, sleep, wait for the page to be visible, or stop. */
 export type WatchStep =

@@ -569,6 +569,40 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
     ))
 }
 
+/// `confirmUntilSettled`'s options: `{ paymentRequest, transactionHash, intervalMs?,
+/// maxTries?, signal? }`; any other key is refused, naming it.
+pub fn confirm_until_settled_args(
+    value: &JsValue,
+) -> Result<crate::types::ConfirmUntilSettledArgs, Error> {
+    let Some(o) = options_object(value, "options")? else {
+        return Err(invalid("options", " is required"));
+    };
+    const KNOWN: [&str; 5] = [
+        "paymentRequest",
+        "transactionHash",
+        "intervalMs",
+        "maxTries",
+        "signal",
+    ];
+    let keys = keys(&o, "options", 64)?;
+    for i in 0..keys.length() {
+        let name = keys.get(i).as_string().unwrap_or_default();
+        if !KNOWN.contains(&name.as_str()) {
+            return Err(invalid(&name, " is not an option of this method"));
+        }
+    }
+    let required = |key: &str| -> Result<String, Error> {
+        string(&o, key, key)?.ok_or_else(|| invalid(key, " is required (a string)"))
+    };
+    Ok(crate::types::ConfirmUntilSettledArgs {
+        payment_request: required("paymentRequest")?,
+        transaction_hash: required("transactionHash")?,
+        interval_ms: integer(&o, "intervalMs", "intervalMs")?,
+        max_tries: integer(&o, "maxTries", "maxTries")?,
+        signal: signal(&o)?,
+    })
+}
+
 /// The options object of a mutation that takes one (`markWithdrawalAsPaid`, `updateRates`,
 /// `updatePaymentMethodLiquidity`), read from the declaration: each argument under its
 /// caller name (a string, or absent), `signal`, and `fields` when the result has fields. Any
@@ -593,7 +627,23 @@ pub fn mutation_values(
     }
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
-        values.push(string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str));
+        values.push(match a.check {
+            // `metadata`: a plain object JSON can represent, sent as it is.
+            #[cfg(feature = "server")]
+            Check::OptJsonObject => match get(&o, a.caller, a.caller)? {
+                None => Value::Null,
+                Some(v) => match variables(&v) {
+                    Ok(Some(v)) => Value::Json(v),
+                    _ => {
+                        return Err(invalid(
+                            a.caller,
+                            " must be a plain object that JSON can represent",
+                        ))
+                    }
+                },
+            },
+            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
+        });
     }
     let options = FieldOptions {
         fields: fields(&o)?,

@@ -41,6 +41,17 @@ fn value(arg: &Arg) -> JsValue {
         Check::CountryCode => "NG".into(),
         Check::Decimal | Check::OptDecimal => "1.5".into(),
         Check::OptHttpsUrl => "https://receipts.example/1".into(),
+        Check::TransactionHash => format!("0x{}", "ab".repeat(32)).into(),
+        #[cfg(feature = "server")]
+        Check::Email => "ada@example.com".into(),
+        #[cfg(feature = "server")]
+        Check::PaymentType => "deposit".into(),
+        #[cfg(feature = "server")]
+        Check::OptCurrency => "NGN".into(),
+        #[cfg(feature = "server")]
+        Check::OptHttpUrl => "https://shop.example/done".into(),
+        #[cfg(feature = "server")]
+        Check::OptJsonObject => Object::new().into(),
         _ => "a1".into(),
     }
 }
@@ -135,4 +146,57 @@ fn decisions_have_named_members() {
         Some("aborted")
     );
     assert!(call.start(false).is_ok());
+}
+
+#[cfg(not(feature = "server"))]
+#[wasm_bindgen_test]
+fn the_browser_build_has_no_secret_key_operation() {
+    // The npm feature without `server`: the browser bundle's configuration.
+    for method in [
+        "initiateHostedPayment",
+        "cancelHostedPayment",
+        "withdrawOnchain",
+    ] {
+        let e = core("merchant")
+            .prepare(method, "a1".into(), JsValue::UNDEFINED)
+            .err()
+            .unwrap();
+        assert_eq!(get(&e, "field").as_string().as_deref(), Some("method"));
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_confirmation_steps_with_named_members() {
+    let options = Object::new();
+    set(&options, "paymentRequest", &"mpr_1".into());
+    set(
+        &options,
+        "transactionHash",
+        &format!("0x{}", "ab".repeat(32)).into(),
+    );
+    set(&options, "intervalMs", &JsValue::from(250));
+    set(&options, "maxTries", &JsValue::from(2));
+    let mut c = core("merchant").confirmation(options.into()).unwrap();
+    let send = c.next(false).unwrap();
+    assert_eq!(get(&send, "kind").as_string().as_deref(), Some("send"));
+    assert!(get(&send, "call").is_object());
+    c.receive(JsValue::FALSE).unwrap();
+    let wait = c.next(false).unwrap();
+    assert_eq!(get(&wait, "kind").as_string().as_deref(), Some("wait"));
+    assert_eq!(get(&wait, "delayMs").as_f64(), Some(250.0));
+    c.next(false).unwrap();
+    c.receive(JsValue::FALSE).unwrap();
+    let done = c.next(false).unwrap();
+    assert_eq!(get(&done, "kind").as_string().as_deref(), Some("done"));
+    let outcome = get(&done, "outcome");
+    assert_eq!(get(&outcome, "settled").as_bool(), Some(false));
+    assert_eq!(get(&outcome, "tries").as_f64(), Some(2.0));
+    let bad = Object::new();
+    set(&bad, "paymentRequest", &"mpr_1".into());
+    set(&bad, "transactionHash", &"0x12".into());
+    let e = core("merchant").confirmation(bad.into()).err().unwrap();
+    assert_eq!(
+        get(&e, "field").as_string().as_deref(),
+        Some("transactionHash")
+    );
 }

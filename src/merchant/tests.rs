@@ -3,6 +3,7 @@ use crate::config::ClientOptions;
 use crate::error::Code;
 use crate::graphql;
 use crate::testing::FakeTransport;
+use crate::types::InitiateHostedPaymentArgs;
 use futures::executor::block_on;
 use serde_json::{json, Value};
 
@@ -246,4 +247,259 @@ fn operations_of_the_other_endpoint_are_refused() {
         .unwrap();
     assert_eq!(e.field.as_deref(), Some("arguments"));
     assert_eq!(c.transport().sent(), 0);
+}
+
+fn hash() -> String {
+    format!("0x{}", "ab".repeat(32))
+}
+
+fn until_settled(interval_ms: Option<i64>, max_tries: Option<i64>) -> ConfirmUntilSettledArgs {
+    ConfirmUntilSettledArgs {
+        payment_request: "mpr_1".into(),
+        transaction_hash: hash(),
+        interval_ms,
+        max_tries,
+        signal: None,
+    }
+}
+
+const NOT_YET: &str = r#"{"data":{"confirmTransaction":false}}"#;
+const SETTLED: &str = r#"{"data":{"confirmTransaction":true}}"#;
+
+#[test]
+fn confirm_transaction_is_sent_once_and_a_lost_answer_is_outcome_unknown() {
+    let c = client(PUBLIC);
+    c.transport().http(200, SETTLED);
+    let args = || ConfirmTransactionArgs {
+        payment_request: " mpr_1 ".into(),
+        transaction_hash: hash(),
+        signal: None,
+    };
+    assert!(block_on(c.confirm_transaction(args())).unwrap());
+    let body = c.transport().request(0).json();
+    assert_eq!(body["operationName"], "ConfirmTransaction");
+    assert_eq!(
+        body["variables"],
+        json!({"paymentRequest": "mpr_1", "transactionHash": hash()})
+    );
+    for failure in [
+        crate::transport::TransportError::Timeout,
+        crate::transport::TransportError::Network("reset".into()),
+    ] {
+        let c = client(PUBLIC);
+        c.transport().fail(failure);
+        c.transport().http(200, SETTLED); // what a retry would get
+        let e = block_on(c.confirm_transaction(args())).unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown);
+        assert_eq!(c.transport().sent(), 1, "sent once");
+        assert!(c.transport().sleeps.borrow().is_empty());
+    }
+    // A 503 is not retried either (a mutation).
+    let c = client(PUBLIC);
+    c.transport().http(503, "");
+    c.transport().http(200, SETTLED);
+    assert_eq!(
+        block_on(c.confirm_transaction(args())).unwrap_err().code,
+        Code::Http
+    );
+    assert_eq!(c.transport().sent(), 1);
+    // A bad hash: refused before anything is sent.
+    let c = client(PUBLIC);
+    let e = block_on(c.confirm_transaction(ConfirmTransactionArgs {
+        transaction_hash: "0x1234".into(),
+        ..args()
+    }))
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("transactionHash"));
+    assert_eq!(c.transport().sent(), 0);
+}
+
+#[test]
+fn confirm_until_settled_polls_at_the_interval_until_true() {
+    let c = client(PUBLIC);
+    c.transport()
+        .http(200, NOT_YET)
+        .http(200, NOT_YET)
+        .http(200, SETTLED);
+    let outcome = block_on(c.confirm_until_settled(until_settled(Some(1_500), None))).unwrap();
+    assert_eq!(
+        outcome,
+        ConfirmOutcome {
+            settled: true,
+            tries: 3
+        }
+    );
+    assert_eq!(c.transport().sent(), 3);
+    assert_eq!(*c.transport().sleeps.borrow(), [1_500, 1_500]);
+    for i in 0..3 {
+        assert_eq!(
+            c.transport().request(i).json()["operationName"],
+            "ConfirmTransaction"
+        );
+    }
+}
+
+#[test]
+fn confirm_until_settled_stops_at_its_cap_and_on_the_first_error() {
+    // The defaults: 10 tries, 5 s apart.
+    let c = client(PUBLIC);
+    for _ in 0..11 {
+        c.transport().http(200, NOT_YET);
+    }
+    let outcome = block_on(c.confirm_until_settled(until_settled(None, None))).unwrap();
+    assert_eq!(
+        outcome,
+        ConfirmOutcome {
+            settled: false,
+            tries: 10
+        }
+    );
+    assert_eq!(c.transport().sent(), 10);
+    assert_eq!(*c.transport().sleeps.borrow(), [5_000; 9]);
+    // A lost answer ends it: outcome_unknown, nothing more sent.
+    let c = client(PUBLIC);
+    c.transport().http(200, NOT_YET);
+    c.transport()
+        .fail(crate::transport::TransportError::Timeout);
+    c.transport().http(200, SETTLED);
+    let e = block_on(c.confirm_until_settled(until_settled(Some(10), Some(5)))).unwrap_err();
+    assert_eq!(e.code, Code::OutcomeUnknown);
+    assert_eq!(c.transport().sent(), 2);
+    // A refusal by the service ends it too, with its error.
+    let c = client(PUBLIC);
+    c.transport().http(
+        200,
+        r#"{"data":{"confirmTransaction":null},"errors":[{"message":"canceled","extensions":{"code":"INVALID_TRANSITION"}}]}"#,
+    );
+    let e = block_on(c.confirm_until_settled(until_settled(Some(10), Some(5)))).unwrap_err();
+    assert_eq!(e.code, Code::Graphql);
+    assert_eq!(c.transport().sent(), 1);
+    // Bad options: refused before anything is sent.
+    let c = client(PUBLIC);
+    for (args, field) in [
+        (until_settled(Some(-5), None), "intervalMs"),
+        (until_settled(None, Some(0)), "maxTries"),
+        (
+            ConfirmUntilSettledArgs {
+                transaction_hash: "nope".into(),
+                ..until_settled(None, None)
+            },
+            "transactionHash",
+        ),
+    ] {
+        let e = block_on(c.confirm_until_settled(args)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field));
+    }
+    assert_eq!(c.transport().sent(), 0);
+}
+
+#[test]
+fn confirm_until_settled_honours_the_signal_between_confirmations() {
+    let c = client(PUBLIC);
+    let flag = crate::transport::Signal::new();
+    c.transport().http(200, NOT_YET).http(200, SETTLED);
+    *c.transport().abort_during_sleep.borrow_mut() = Some(flag.clone());
+    let e = block_on(c.confirm_until_settled(ConfirmUntilSettledArgs {
+        signal: Some(flag),
+        ..until_settled(Some(1_000), None)
+    }))
+    .unwrap_err();
+    assert_eq!(e.code, Code::Aborted);
+    assert_eq!(c.transport().sent(), 1, "nothing sent after the abort");
+}
+
+fn hosted() -> InitiateHostedPaymentArgs {
+    InitiateHostedPaymentArgs {
+        amount: "25000.00".into(),
+        currency: Some("ngn".into()),
+        country_code: "ng".into(),
+        email: "ada@example.com".into(),
+        payment_type: "deposit".into(),
+        reference: "order-42".into(),
+        first_name: "Ada".into(),
+        last_name: "Obi".into(),
+        metadata: Some(json!({"cart": 42})),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn hosted_payments_are_sent_once_and_a_lost_answer_is_outcome_unknown() {
+    let c = client(SECRET);
+    c.transport().http(
+        200,
+        r#"{"data":{"initiateHostedPayment":{"id":"mpr_1","hostedLink":"https://h.example/p","status":"created"}}}"#,
+    );
+    let p = block_on(c.initiate_hosted_payment(hosted())).unwrap();
+    assert_eq!(p.id.as_deref(), Some("mpr_1"));
+    assert_eq!(p.status.as_deref(), Some("created"));
+    let body = c.transport().request(0).json();
+    assert_eq!(body["operationName"], "InitiateHostedPayment");
+    assert_eq!(
+        body["variables"],
+        json!({"amount": "25000.00", "currency": "NGN", "countryCode": "NG", "email": "ada@example.com",
+            "paymentType": "deposit", "reference": "order-42", "firstName": "Ada", "lastName": "Obi",
+            "metadata": {"cart": 42}})
+    );
+    for failure in [
+        crate::transport::TransportError::Timeout,
+        crate::transport::TransportError::Network("reset".into()),
+    ] {
+        let c = client(SECRET);
+        c.transport().fail(failure.clone());
+        c.transport()
+            .http(200, r#"{"data":{"cancelHostedPayment":true}}"#);
+        let e = block_on(c.initiate_hosted_payment(hosted())).unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown);
+        assert_eq!(c.transport().sent(), 1);
+        let c = client(SECRET);
+        c.transport().fail(failure);
+        c.transport()
+            .http(200, r#"{"data":{"cancelHostedPayment":true}}"#);
+        let e = block_on(c.cancel_hosted_payment("mpr_1", Default::default())).unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown);
+        assert_eq!(c.transport().sent(), 1);
+    }
+    // Refused before sending.
+    let c = client(SECRET);
+    let e = block_on(c.initiate_hosted_payment(InitiateHostedPaymentArgs {
+        email: "nope".into(),
+        ..hosted()
+    }))
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("email"));
+    let e = block_on(c.cancel_hosted_payment(" ", Default::default())).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("paymentRequest"));
+    assert_eq!(c.transport().sent(), 0);
+}
+
+#[test]
+fn withdraw_onchain_is_sent_once() {
+    let args = || crate::types::WithdrawOnchainArgs {
+        address: " 0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D ".into(),
+        amount_usd: "150.00".into(),
+        network: Some("CELO".into()),
+        ..Default::default()
+    };
+    let c = client(SECRET);
+    c.transport().http(
+        200,
+        r#"{"data":{"withdrawOnchain":{"id":"ow_1","status":"pending"}}}"#,
+    );
+    let w = block_on(c.withdraw_onchain(args())).unwrap();
+    assert_eq!(w.status.as_deref(), Some("pending"));
+    assert_eq!(
+        c.transport().request(0).json()["variables"],
+        json!({"address": "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D", "amountUsd": "150.00", "network": "CELO"})
+    );
+    let c = client(SECRET);
+    c.transport()
+        .fail(crate::transport::TransportError::Timeout);
+    c.transport().http(
+        200,
+        r#"{"data":{"withdrawOnchain":{"id":"ow_2","status":"pending"}}}"#,
+    );
+    let e = block_on(c.withdraw_onchain(args())).unwrap_err();
+    assert_eq!(e.code, Code::OutcomeUnknown);
+    assert_eq!(c.transport().sent(), 1);
 }

@@ -79,8 +79,19 @@ fn every_declared_query_is_read_only_and_retryable() {
             op.name
         );
     }
+    // Every mutation is the bot's but `confirmTransaction` (the merchant's public-key one)
+    // and the merchant's secret-key ones; only merchant operations need the secret key.
     for op in mutations() {
-        assert_eq!(op.endpoint, Endpoint::Bot, "{}", op.name);
+        let merchant = op.name == CONFIRM_TRANSACTION.name || op.secret_key;
+        let endpoint = if merchant {
+            Endpoint::Merchant
+        } else {
+            Endpoint::Bot
+        };
+        assert_eq!(op.endpoint, endpoint, "{}", op.name);
+    }
+    for op in ALL.iter().filter(|op| op.secret_key) {
+        assert_eq!(op.endpoint, Endpoint::Merchant, "{}", op.name);
     }
     // A mutation (MUTATIONS declares six) is never retried, and the read-only scan agrees.
     let m = Operation {
@@ -168,6 +179,235 @@ $amountLocal: Decimal!) { updatePaymentMethodLiquidity(paymentMethod: $paymentMe
 paymentMethodType: $paymentMethodType, amountLocal: $amountLocal) { id value displayValue \
 localCurrencyAvailable deleted ownership designation instant } }"
     );
+}
+
+#[test]
+fn confirm_transaction_is_declared_and_its_hash_checked() {
+    assert_eq!(
+        CONFIRM_TRANSACTION.document(CONFIRM_TRANSACTION.fields),
+        "mutation ConfirmTransaction($paymentRequest: ID!, $transactionHash: String!) { \
+confirmTransaction(paymentRequest: $paymentRequest, transactionHash: $transactionHash) }"
+    );
+    assert_eq!(CONFIRM_TRANSACTION.endpoint, Endpoint::Merchant);
+    assert!(!CONFIRM_TRANSACTION.retryable());
+    let s = |v: &str| Value::Str(v.into());
+    let evm = format!("0x{}", "aB".repeat(32));
+    let tron = "7c2d".repeat(16);
+    let solana =
+        "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+    for hash in [
+        evm.as_str(),
+        &tron,
+        solana,
+        &"z".repeat(43),
+        &"1".repeat(88),
+    ] {
+        assert_eq!(
+            CONFIRM_TRANSACTION
+                .variables(vec![s(" mpr_1 "), s(hash)])
+                .unwrap(),
+            vec![("paymentRequest", s("mpr_1")), ("transactionHash", s(hash))],
+            "{hash}"
+        );
+    }
+    let refusals = [
+        (vec![s(" "), s(&evm)], "paymentRequest"),
+        (vec![Value::Null, s(&evm)], "paymentRequest"),
+        (vec![s("mpr_1"), s("")], "transactionHash"),
+        (vec![s("mpr_1"), Value::Null], "transactionHash"),
+        (
+            vec![s("mpr_1"), s(&format!("0x{}", "ab".repeat(31)))],
+            "transactionHash",
+        ),
+        (
+            vec![s("mpr_1"), s(&format!("0x{}", "ab".repeat(33)))],
+            "transactionHash",
+        ),
+        (
+            vec![s("mpr_1"), s(&format!("0X{}", "ab".repeat(32)))],
+            "transactionHash",
+        ),
+        (
+            vec![s("mpr_1"), s(&format!("0x{}", "gh".repeat(32)))],
+            "transactionHash",
+        ),
+        (vec![s("mpr_1"), s(&format!(" {evm}"))], "transactionHash"),
+        // An EVM address is not a transaction hash.
+        (
+            vec![s("mpr_1"), s("0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D")],
+            "transactionHash",
+        ),
+        (vec![s("mpr_1"), s(&"1".repeat(42))], "transactionHash"),
+        (vec![s("mpr_1"), s(&"1".repeat(89))], "transactionHash"),
+        (vec![s("mpr_1"), s(&"0".repeat(50))], "transactionHash"),
+        (vec![s("mpr_1"), s(&"l".repeat(50))], "transactionHash"),
+    ];
+    for (values, field) in refusals {
+        let shown = format!("{values:?}");
+        let e = CONFIRM_TRANSACTION.variables(values).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field)),
+            "{shown}"
+        );
+    }
+}
+
+#[test]
+fn hosted_payment_declarations_and_their_checks() {
+    assert_eq!(
+        INITIATE_HOSTED_PAYMENT.document(INITIATE_HOSTED_PAYMENT.fields),
+        "mutation InitiateHostedPayment($amount: Decimal!, $currency: P2PPaymentCurrency, \
+$countryCode: String!, $email: String!, $paymentType: P2PPaymentTypeType!, $reference: String!, \
+$firstName: String!, $lastName: String!, $redirectUrl: String, $metadata: JSON) { \
+initiateHostedPayment(amount: $amount, currency: $currency, countryCode: $countryCode, email: \
+$email, paymentType: $paymentType, reference: $reference, firstName: $firstName, lastName: \
+$lastName, redirectUrl: $redirectUrl, metadata: $metadata) { id hostedLink status } }"
+    );
+    assert_eq!(
+        CANCEL_HOSTED_PAYMENT.document(CANCEL_HOSTED_PAYMENT.fields),
+        "mutation CancelHostedPayment($paymentRequest: ID!) { cancelHostedPayment(paymentRequest: \
+$paymentRequest) }"
+    );
+    for op in [&INITIATE_HOSTED_PAYMENT, &CANCEL_HOSTED_PAYMENT] {
+        assert!(op.secret_key && !op.retryable(), "{}", op.name);
+        assert_eq!(op.endpoint, Endpoint::Merchant);
+    }
+    let secret: Vec<&str> = ALL
+        .iter()
+        .filter(|op| op.secret_key)
+        .map(|op| op.method)
+        .collect();
+    assert_eq!(
+        secret,
+        [
+            "initiateHostedPayment",
+            "cancelHostedPayment",
+            "withdrawOnchain"
+        ]
+    );
+    let s = |v: &str| Value::Str(v.into());
+    let n = || Value::Null;
+    // amount, currency, countryCode, email, paymentType, reference, firstName, lastName,
+    // redirectUrl, metadata
+    let good = || {
+        vec![
+            s("25000.00"),
+            s("ngn"),
+            s("ng"),
+            s("ada@example.com"),
+            s("deposit"),
+            s(" order 42 "),
+            s(" Ada "),
+            s("Obi"),
+            s("https://shop.example/done?o=42"),
+            Value::Json(serde_json::json!({ "cart": [1, 2] })),
+        ]
+    };
+    assert_eq!(
+        INITIATE_HOSTED_PAYMENT.variables(good()).unwrap(),
+        vec![
+            ("amount", s("25000.00")),
+            ("currency", s("NGN")),
+            ("countryCode", s("NG")),
+            ("email", s("ada@example.com")),
+            ("paymentType", s("deposit")),
+            ("reference", s(" order 42 ")),
+            ("firstName", s("Ada")),
+            ("lastName", s("Obi")),
+            ("redirectUrl", s("https://shop.example/done?o=42")),
+            (
+                "metadata",
+                Value::Json(serde_json::json!({ "cart": [1, 2] }))
+            ),
+        ]
+    );
+    let mut minimal = good();
+    for i in [1, 8, 9] {
+        minimal[i] = n();
+    }
+    assert_eq!(INITIATE_HOSTED_PAYMENT.variables(minimal).unwrap().len(), 7);
+    let with = |i: usize, v: Value| {
+        let mut values = good();
+        values[i] = v;
+        values
+    };
+    for (values, field) in [
+        (with(0, s("1e3")), "amount"),
+        (with(0, s("-5")), "amount"),
+        (with(0, n()), "amount"),
+        (with(1, s("NAIRA")), "currency"),
+        (with(1, s("N1")), "currency"),
+        (with(2, s("NGA")), "countryCode"),
+        (with(3, s("ada")), "email"),
+        (with(3, s("ada@example")), "email"),
+        (with(3, s("a da@example.com")), "email"),
+        (with(3, s("@example.com")), "email"),
+        (with(4, s("Deposit")), "paymentType"),
+        (with(4, s("refund")), "paymentType"),
+        (with(5, s("  ")), "reference"),
+        (with(6, s("")), "firstName"),
+        (with(7, s(" ")), "lastName"),
+        (with(8, s("ftp://shop.example/")), "redirectUrl"),
+        (with(8, s("/done")), "redirectUrl"),
+        (with(8, s("https://u:p@shop.example/")), "redirectUrl"),
+        (with(9, Value::Json(serde_json::json!([1, 2]))), "metadata"),
+        (with(9, Value::Json(serde_json::json!("text"))), "metadata"),
+        (with(9, s("{}")), "metadata"),
+    ] {
+        let shown = format!("{values:?}");
+        let e = INITIATE_HOSTED_PAYMENT.variables(values).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field)),
+            "{shown}"
+        );
+    }
+    let e = CANCEL_HOSTED_PAYMENT.variables(vec![s(" ")]).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("paymentRequest"));
+}
+
+#[test]
+fn withdraw_onchain_is_declared_and_checked() {
+    assert_eq!(
+        WITHDRAW_ONCHAIN.document(WITHDRAW_ONCHAIN.fields),
+        "mutation WithdrawOnchain($address: String!, $amountUsd: Decimal!, $network: String, \
+$metadata: JSON) { withdrawOnchain(address: $address, amountUsd: $amountUsd, network: $network, \
+metadata: $metadata) { id status } }"
+    );
+    assert!(WITHDRAW_ONCHAIN.secret_key && !WITHDRAW_ONCHAIN.retryable());
+    let s = |v: &str| Value::Str(v.into());
+    let n = || Value::Null;
+    assert_eq!(
+        WITHDRAW_ONCHAIN
+            .variables(vec![s(" 0xabc "), s("150.00"), s(" CELO "), n()])
+            .unwrap(),
+        vec![
+            ("address", s("0xabc")),
+            ("amountUsd", s("150.00")),
+            ("network", s("CELO"))
+        ]
+    );
+    for (values, field) in [
+        (vec![s(" "), s("1.00"), n(), n()], "address"),
+        (vec![n(), s("1.00"), n(), n()], "address"),
+        (vec![s("0xabc"), s("1,00"), n(), n()], "amountUsd"),
+        (vec![s("0xabc"), Value::Int(1), n(), n()], "amountUsd"),
+        (vec![s("0xabc"), s("1.00"), s(""), n()], "network"),
+        (
+            vec![
+                s("0xabc"),
+                s("1.00"),
+                n(),
+                Value::Json(serde_json::json!(null)),
+            ],
+            "metadata",
+        ),
+    ] {
+        let shown = format!("{values:?}");
+        let e = WITHDRAW_ONCHAIN.variables(values).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field), "{shown}");
+    }
 }
 
 #[test]
@@ -821,6 +1061,38 @@ fn every_operation_has_a_method_in_the_rust_shell() {
                 "rampLimits" => merchant.ramp_limits(f()).await.map(drop),
                 "rampableAssets" => merchant.rampable_assets(f()).await.map(drop),
                 "paymentRequest" => merchant.payment_request("ref-1", f()).await.map(drop),
+                "initiateHostedPayment" => merchant
+                    .initiate_hosted_payment(InitiateHostedPaymentArgs {
+                        amount: "25000.00".into(),
+                        country_code: "NG".into(),
+                        email: "ada@example.com".into(),
+                        payment_type: "deposit".into(),
+                        reference: "order-1".into(),
+                        first_name: "Ada".into(),
+                        last_name: "Obi".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "cancelHostedPayment" => {
+                    merchant.cancel_hosted_payment("mpr_1", c()).await.map(drop)
+                }
+                "withdrawOnchain" => merchant
+                    .withdraw_onchain(WithdrawOnchainArgs {
+                        address: "0xabc".into(),
+                        amount_usd: "1.00".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "confirmTransaction" => merchant
+                    .confirm_transaction(ConfirmTransactionArgs {
+                        payment_request: "mpr_1".into(),
+                        transaction_hash: format!("0x{}", "ab".repeat(32)),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
                 other => panic!("{}: no Rust method {other} in this test's table", op.name),
             };
         });
@@ -839,8 +1111,9 @@ fn every_operation_has_a_method_in_the_rust_shell() {
 /// `UPDATE_GENERATED=1 cargo test` rewrites it.
 #[test]
 fn typescript_method_names_are_current() {
-    let names = |endpoint: Endpoint| {
+    let names = |endpoint: Endpoint, secret_key: bool| {
         of(endpoint)
+            .filter(|op| op.secret_key == secret_key)
             .map(|op| format!("\n  | {:?}", op.method))
             .collect::<String>()
     };
@@ -850,10 +1123,13 @@ fn typescript_method_names_are_current() {
 // do not edit (UPDATE_GENERATED=1 cargo test rewrites it).\n\n\
 /** The methods of `BotClient` that run a built-in operation. */\n\
 export type BotMethod ={};\n\n\
-/** The methods of `MerchantClient` that run a built-in operation. */\n\
-export type MerchantMethod ={};\n",
-        names(Endpoint::Bot),
-        names(Endpoint::Merchant)
+/** The methods of `MerchantClient` that run a built-in operation, in every entry. */\n\
+export type MerchantMethod ={};\n\n\
+/** The methods of `MerchantClient` that need the secret key: the server entries' only. */\n\
+export type ServerMerchantMethod ={};\n",
+        names(Endpoint::Bot, false),
+        names(Endpoint::Merchant, false),
+        names(Endpoint::Merchant, true)
     );
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

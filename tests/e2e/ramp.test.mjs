@@ -88,3 +88,47 @@ test("a ramp link is built, opened in the frame, and its crypto.requested event 
   const addresses = await page.locator('[data-testid="ramp-event-address"]').allInnerTexts();
   assert.ok(!addresses.includes("0xevil"), `forged event listed: ${addresses}`);
 });
+
+test("the whole onchain flow: link, crypto.requested, simulated transfer, confirm, settled", async (t) => {
+  session = await openPage(browser);
+  const page = session.page;
+  assert.equal(await byTestId(page, "ramp-panel").getAttribute("data-available"), "true");
+  const reference = `e2e-flow-${Date.now()}`;
+  await byTestId(page, "ramp-payment-type").selectOption("deposit");
+  await byTestId(page, "ramp-coin").fill("USDC");
+  await byTestId(page, "ramp-network").fill("CELO");
+  await byTestId(page, "ramp-amount").fill("25.00");
+  await byTestId(page, "ramp-reference").fill(reference);
+  await byTestId(page, "ramp-build").click();
+  await byTestId(page, "ramp-open").click();
+
+  // The hosted page opened a payment request for the reference and asked for the crypto.
+  const event = byTestId(page, "ramp-event").first();
+  await event.waitFor({ timeout: 15_000 });
+  assert.match(await event.locator('[data-testid="ramp-event-request"]').innerText(), new RegExp(reference));
+  const read = (ref) => page.evaluate(async (r) => {
+    const info = await (await fetch("/__sandbox/info")).json();
+    const res = await fetch("/service/api/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${info.keys.MERCHANT_PUBLIC_KEY}` },
+      body: JSON.stringify({ query: "query P($r: String!) { merchantPaymentRequest(reference: $r) { status } }", variables: { r } }),
+    });
+    return (await res.json()).data.merchantPaymentRequest.status;
+  }, ref);
+  assert.equal(await read(reference), "created");
+
+  // The simulated transfer, then the confirmations (public key) until settled.
+  const status = event.locator('[data-testid="ramp-event-status"]');
+  await event.locator('[data-testid="ramp-event-transfer"]').click();
+  await page.waitForFunction((el) => el.dataset.state === "sent", await status.elementHandle(), { timeout: 10_000 });
+  assert.match(await event.locator('[data-testid="ramp-event-hash"]').innerText(), /^0x[0-9a-f]{64}$/);
+  await event.locator('[data-testid="ramp-event-confirm"]').click();
+  await page.waitForFunction((el) => ["settled", "unsettled", "failed"].includes(el.dataset.state),
+    await status.elementHandle(), { timeout: 60_000 });
+  assert.equal(await status.getAttribute("data-state"), "settled", await event.innerText());
+  assert.match(await status.innerText(), /^settled \(2 confirmations\)$/);
+  assert.equal(await event.locator('[data-testid="ramp-event-error"]').isVisible(), false);
+  assert.equal(await read(reference), "completed");
+  // The merchant's secret key is nowhere on the page.
+  assert.equal((await page.evaluate(() => document.body.innerText)).includes("SBX-SECK_merchantdemo01"), false);
+});

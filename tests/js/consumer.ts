@@ -3,7 +3,8 @@
 import init, {
   BotClient, MerchantClient, SettlementError, classifyKey, onchainRampUrl, listenForRampEvents, parseAmount,
   type AgentProfile, type OrderHistoryPage, type P2PPayment, type WithdrawalInfo, type P2PPaymentStatus,
-  type SettlementErrorCode, type MerchantClientOptions, type Account, type Country, type PaymentMethodType,
+  type SettlementErrorCode, type MerchantClientOptions, type ConfirmOutcome, type InitiateHostedPaymentOptions,
+  type OnchainWithdrawal, type Account, type Country, type PaymentMethodType,
   type MarketRate, type RampLimits, type RampableAsset, type PaymentRequest, type OnchainRampOptions,
   type RampEvent, type RampEventPayload, type ParsedAmount,
   type BotClientOptions, type GraphQLErrorInfo, type OrderIterator, type OrderHistoryFilter, type FetchLike,
@@ -32,6 +33,16 @@ type _rate = Assert<Equal<Awaited<ReturnType<MerchantClient["marketRate"]>>, Mar
 type _limits = Assert<Equal<Awaited<ReturnType<MerchantClient["rampLimits"]>>, RampLimits>>;
 type _assets = Assert<Equal<Awaited<ReturnType<MerchantClient["rampableAssets"]>>, RampableAsset[]>>;
 type _request = Assert<Equal<Awaited<ReturnType<MerchantClient["paymentRequest"]>>, PaymentRequest | null>>;
+// The onchain ramp's confirmation (every entry), and the secret-key operations, which this
+// Node consumer sees through the server entry's types (node.d.ts).
+type _confirm = Assert<Equal<Awaited<ReturnType<MerchantClient["confirmTransaction"]>>, boolean>>;
+type _until = Assert<Equal<Awaited<ReturnType<MerchantClient["confirmUntilSettled"]>>, ConfirmOutcome>>;
+type _settled = Assert<Equal<ConfirmOutcome["settled"], boolean>>;
+type _hosted = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateHostedPayment"]>>, PaymentRequest>>;
+type _hostedOptions = Assert<Equal<Parameters<MerchantClient["initiateHostedPayment"]>[0], InitiateHostedPaymentOptions>>;
+type _cancel = Assert<Equal<Awaited<ReturnType<MerchantClient["cancelHostedPayment"]>>, boolean>>;
+type _withdraw = Assert<Equal<Awaited<ReturnType<MerchantClient["withdrawOnchain"]>>, OnchainWithdrawal>>;
+type _hostedPaymentType = Assert<Equal<InitiateHostedPaymentOptions["paymentType"], "deposit" | "withdrawal">>;
 type _link = Assert<Equal<ReturnType<typeof onchainRampUrl>, string>>;
 type _amount = Assert<Equal<ReturnType<typeof parseAmount>, ParsedAmount>>;
 type _minor = Assert<Equal<ParsedAmount["minorUnits"], bigint>>;

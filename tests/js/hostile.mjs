@@ -128,6 +128,22 @@ export function hostileCases(api) {
     slot(`merchant.${m}(h)`, (h) => merchant[m](h));
     withOptions(`merchant.${m}("KE", …)`, (o) => merchant[m]("KE", o));
   }
+  // The onchain ramp's confirmation, and (in the server entry) the secret-key operations.
+  const hash = `0x${"ab".repeat(32)}`;
+  for (const m of ["confirmTransaction", "confirmUntilSettled", "initiateHostedPayment", "withdrawOnchain"]) {
+    if (typeof merchant[m] === "function") withOptions(`merchant.${m}`, (o) => merchant[m](o));
+  }
+  for (const k of ["paymentRequest", "transactionHash", "intervalMs", "maxTries"]) {
+    slot(`merchant.confirmUntilSettled({${k}: h})`, (h) =>
+      merchant.confirmUntilSettled({ paymentRequest: "mpr_1", transactionHash: hash, maxTries: 1, [k]: h }));
+  }
+  if (typeof merchant.initiateHostedPayment === "function") {
+    slot("merchant.initiateHostedPayment({metadata: h})", (h) => merchant.initiateHostedPayment({
+      amount: "1.00", countryCode: "NG", email: "a@b.co", paymentType: "deposit", reference: "r",
+      firstName: "A", lastName: "B", metadata: h,
+    }));
+    slot("merchant.cancelHostedPayment(h)", (h) => merchant.cancelHostedPayment(h));
+  }
   slot("iterator.next.call(h)", (h) => OrderIterator.prototype.next.call(h));
   slot("classifyKey(h)", (h) => classifyKey(h));
   slot("init(h)", (h) => api.init(h));
@@ -148,10 +164,21 @@ export function hostileCases(api) {
   slot("ramp message: origin h", (h) => deliver({ origin: h, data: {} }));
   slot("ramp message: data h", (h) => deliver({ origin: "https://ramp.example", data: h }));
   slot("ramp message: payload h", (h) => deliver({ origin: "https://ramp.example", data: { event: "crypto.requested", payload: h } }));
-  // Wrong receivers: every method of every class, called on the hostile value.
+  // The method names of class `C`'s prototype chain (its own and its parents'), once each.
+  // (Local: the browser suites evaluate this function's own source in the page.)
+  const methodNames = (C) => {
+    const names = new Set();
+    for (let p = C.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+      for (const m of Object.getOwnPropertyNames(p)) {
+        if (m !== "constructor" && !m.startsWith("__")) names.add(m);
+      }
+    }
+    return names;
+  };
+  // Wrong receivers: every method of every class (its own and its parent's: the server
+  // entry's MerchantClient extends the browser's), called on the hostile value.
   for (const C of [BotClient, MerchantClient, OrderIterator, OrderWatch]) {
-    for (const m of Object.getOwnPropertyNames(C.prototype)) {
-      if (m === "constructor" || m.startsWith("__")) continue;
+    for (const m of methodNames(C)) {
       slot(`${C.name}.prototype.${m}.call(h)`, (h) => C.prototype[m].call(h));
     }
   }
@@ -163,8 +190,7 @@ export function hostileCases(api) {
   // Receivers of the wrong class, freed instances, double free.
   const others = { bot, merchant, iterator, watch };
   for (const C of [BotClient, MerchantClient, OrderIterator, OrderWatch]) {
-    for (const m of Object.getOwnPropertyNames(C.prototype)) {
-      if (m === "constructor" || m.startsWith("__")) continue;
+    for (const m of methodNames(C)) {
       for (const [n, o] of Object.entries(others)) {
         if (o instanceof C) continue;
         cases.push([`${C.name}.prototype.${m}.call(${n})`, () => C.prototype[m].call(o)]);

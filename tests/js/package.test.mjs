@@ -15,8 +15,9 @@ test("package.json: exports map serves browser, import and require, each with it
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   const root = manifest.exports["."];
   const targets = {
-    "node.import": [root.node.import, "./index.d.ts", "./node/index.mjs"],
-    "node.require": [root.node.require, "./index.d.cts", "./node/index.cjs"],
+    // The server entry's types add the secret-key methods of its MerchantClient.
+    "node.import": [root.node.import, "./node.d.ts", "./node/index.mjs"],
+    "node.require": [root.node.require, "./node.d.cts", "./node/index.cjs"],
     "require": [root.require, "./index.d.cts", "./index.js"],
     "default": [root.default, "./index.d.ts", "./index.js"],
   };

@@ -1,6 +1,6 @@
 // Runs every ```js example block of the npm README against the sandbox, with BASE_URL,
 // AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY and RAMP_URL bound to its URL, demo keys and hosted ramp page,
-// so the documented examples stay true.
+// and cryptoRequested / sendCrypto to stand-ins for a ramp event and a wallet, so the documented examples stay true.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -21,6 +21,31 @@ after(async () => {
   assert.equal(res.status, 204);
 });
 
+// Stand-ins for what the onchain-ramp example leaves to the app: the payload of a
+// `crypto.requested` event (a payment request opened as the hosted ramp page opens it) and the
+// wallet's transfer (the sandbox's simulated one).
+let opened = 0;
+async function cryptoRequested() {
+  opened += 1;
+  const res = await fetch(`${SANDBOX_URL}/hosted/ramp/payment-request`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ coin: "USDC", network: "CELO", amount: "25.00", reference: `readme-${process.pid}-${opened}` }),
+  });
+  assert.equal(res.status, 200);
+  const { id, reference } = await res.json();
+  return { amountCents: 2500, destinationAddress: "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D", paymentRequest: { id, reference } };
+}
+async function sendCrypto(payload) {
+  const res = await fetch(`${SANDBOX_URL}/__sandbox/transfer`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ paymentRequest: payload.paymentRequest.id }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).transactionHash;
+}
+
 const AsyncFunction = (async () => {}).constructor;
 blocks.forEach((code, i) => {
   test(`README example ${i + 1} runs`, async () => {
@@ -28,8 +53,10 @@ blocks.forEach((code, i) => {
     const console = { log: (...a) => logs.push(a) };
     const names = Object.keys(pkg).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== "default");
     const fn = new AsyncFunction(
-      "BASE_URL", "AGENT_KEY", "MERCHANT_PUBLIC_KEY", "MERCHANT_SECRET_KEY", "RAMP_URL", "console", ...names, code);
-    await fn(SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY, RAMP_URL, console, ...names.map((n) => pkg[n]));
+      "BASE_URL", "AGENT_KEY", "MERCHANT_PUBLIC_KEY", "MERCHANT_SECRET_KEY", "RAMP_URL", "console",
+      "cryptoRequested", "sendCrypto", ...names, code);
+    await fn(SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY, RAMP_URL, console,
+      cryptoRequested, sendCrypto, ...names.map((n) => pkg[n]));
     assert.ok(logs.length > 0, "the example printed something");
     for (const line of logs) for (const v of line) assert.notEqual(v, undefined, `example ${i + 1} logged undefined`);
   });

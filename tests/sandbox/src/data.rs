@@ -9,6 +9,7 @@ use async_graphql::{Enum, SimpleObject, ID};
 use serde::Serialize;
 
 use crate::dates::days_from_civil;
+use crate::payments::MerchantState;
 use crate::scalars::{Decimal, Iso8601DateTime};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -268,9 +269,9 @@ pub struct MerchantPaymentRequest {
     pub reference: String,
     pub status: MerchantPaymentRequestStatus,
     #[graphql(skip)]
-    pub coin: &'static str,
+    pub coin: String,
     #[graphql(skip)]
-    pub network: &'static str,
+    pub network: String,
 }
 
 /// One of an agent's payment methods (the object `updatePaymentMethodLiquidity` returns).
@@ -363,7 +364,9 @@ pub struct Store {
     pub account: Account,
     pub ramp_limits: RampLimits,
     pub rampable_assets: Vec<RampableAsset>,
-    pub payment_requests: Vec<MerchantPaymentRequest>,
+    /// The merchant's payment requests and transfers (one lock: `confirmTransaction` changes
+    /// both).
+    merchant: Mutex<MerchantState>,
 }
 
 /// Masks a key for display: prefix up to and including `PUBK_`/`SECK_`, then stars, then the
@@ -807,8 +810,8 @@ fn payment_requests() -> Vec<MerchantPaymentRequest> {
         currency: cur.into(),
         reference: format!("REF-{n}"),
         status,
-        coin,
-        network,
+        coin: coin.into(),
+        network: network.into(),
     };
     use MerchantPaymentRequestStatus as S;
     vec![
@@ -1056,18 +1059,26 @@ impl Store {
                     contract_address: s("0x765DE816845861e75A25fCA122bb6898B8B1282a"),
                 },
             ],
-            payment_requests: payment_requests(),
+            merchant: Mutex::new(MerchantState::new(payment_requests())),
         }
     }
 
     /// Puts every mutable thing (orders, profile counters, rates, payment methods) of one
     /// agent (`Some(index)`) or of all agents back to the seed.
     pub fn reset(&self, agent: Option<usize>) {
+        if agent.is_none() {
+            *self.merchant() = MerchantState::new(payment_requests());
+        }
         for (i, a) in self.agents.iter().enumerate() {
             if agent.is_none_or(|n| n == i) {
                 *a.state() = seeded_agent_state(i);
             }
         }
+    }
+
+    /// Locks the merchant's state (usable after a panic, as [`Agent::state`] is).
+    pub fn merchant(&self) -> MutexGuard<'_, MerchantState> {
+        self.merchant.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Creates a new `pending` order for agent `agent` (an index) at `now_secs` (Unix

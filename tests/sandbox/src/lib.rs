@@ -9,6 +9,7 @@ pub mod dates;
 pub mod fault;
 pub mod mutations;
 pub mod net;
+pub mod payments;
 pub mod ramp;
 pub mod scalars;
 pub mod schema;

@@ -1,9 +1,12 @@
 //! `/hosted/ramp`: a stand-in for the service's hosted onchain ramp page.
 //!
-//! It shows its query parameters (the key only masked) and posts
+//! It shows its query parameters (the key only masked), opens the payment request they
+//! describe (`POST /hosted/ramp/payment-request` on its own origin: found by `reference`,
+//! or created), and posts
 //! `{event: "crypto.requested", payload: {amountCents, destinationAddress, paymentRequest}}`
-//! to `window.parent` (when framed) or `window.opener`, with targetOrigin "*", on load and
-//! when the button is clicked.
+//! to `window.parent` (when framed) or `window.opener`, with targetOrigin "*", once the
+//! request is open and when the button is clicked. `paymentRequest` is `{id, reference,
+//! amount, coin, network}`: its `id` is what `confirmTransaction` takes.
 
 pub const RAMP_PAGE_HTML: &str = r##"<!DOCTYPE html>
 <html lang="en">
@@ -27,6 +30,7 @@ pub const RAMP_PAGE_HTML: &str = r##"<!DOCTYPE html>
 <p>This page stands in for the service's hosted ramp. It posts <code>crypto.requested</code> to its opener or parent.</p>
 <table id="params"><tbody></tbody></table>
 <p id="keywarn" class="warn" hidden>A secret key (SECK_) was put in this URL. Only public keys belong here.</p>
+<p>Payment request: <span id="request">(opening…)</span></p>
 <button id="send" type="button">Send crypto.requested</button>
 <div id="status" role="status"></div>
 <script>
@@ -63,22 +67,41 @@ pub const RAMP_PAGE_HTML: &str = r##"<!DOCTYPE html>
     return isFinite(n) && text !== null && text !== "" ? Math.round(n * 100) : 0;
   }
 
+  var request = null; // the open payment request, once the sandbox has answered
+
   function message() {
-    var reference = params.get("reference");
     return {
       event: "crypto.requested",
       payload: {
         amountCents: amountCents(params.get("amount")),
         destinationAddress: DESTINATION,
         paymentRequest: {
-          id: "sbx_pr_" + (reference || "adhoc"),
-          reference: reference,
+          id: request.id,
+          reference: request.reference,
           amount: params.get("amount"),
           coin: params.get("coin"),
           network: params.get("network")
         }
       }
     };
+  }
+
+  function open() {
+    var asked = {};
+    ["paymentType", "coin", "network", "amount", "currency", "reference"].forEach(function (name) {
+      if (params.get(name) !== null) asked[name] = params.get(name);
+    });
+    return fetch("/hosted/ramp/payment-request", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(asked)
+    }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (p) {
+      request = p;
+      document.getElementById("request").textContent = p.id + " (" + p.reference + ", " + p.status + ")";
+    });
   }
 
   function target() {
@@ -90,6 +113,7 @@ pub const RAMP_PAGE_HTML: &str = r##"<!DOCTYPE html>
   var sent = 0;
   function send() {
     var status = document.getElementById("status");
+    if (!request) { status.textContent = "The payment request is not open yet."; return; }
     var t = target();
     if (!t) { status.textContent = "No parent frame or opener to post to."; return; }
     t.win.postMessage(message(), "*");
@@ -98,7 +122,12 @@ pub const RAMP_PAGE_HTML: &str = r##"<!DOCTYPE html>
   }
   window.sandboxRampMessage = message;
   document.getElementById("send").addEventListener("click", send);
-  if (document.readyState === "complete") { send(); } else { window.addEventListener("load", send); }
+  function start() {
+    open().then(send, function (e) {
+      document.getElementById("status").textContent = "The payment request could not be opened: " + e.message;
+    });
+  }
+  if (document.readyState === "complete") { start(); } else { window.addEventListener("load", start); }
 })();
 </script>
 </body>

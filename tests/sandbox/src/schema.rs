@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use async_graphql::{
-    Context, EmptyMutation, EmptySubscription, ErrorExtensions, InputObject, Object, Result,
-    Schema, SimpleObject, ID,
+    Context, EmptySubscription, ErrorExtensions, InputObject, Object, Result, Schema, SimpleObject,
+    ID,
 };
 
 use crate::data::{
@@ -15,7 +15,7 @@ use crate::mutations::{self, MutationError, OrderAction};
 use crate::scalars::{Decimal, Iso8601Date};
 
 pub type BotSchema = Schema<BotQuery, BotMutation, EmptySubscription>;
-pub type MerchantSchema = Schema<MerchantQuery, EmptyMutation, EmptySubscription>;
+pub type MerchantSchema = Schema<MerchantQuery, MerchantMutation, EmptySubscription>;
 
 /// Settings every resolver can read.
 #[derive(Clone, Debug)]
@@ -48,7 +48,7 @@ pub fn build_bot_schema(store: Arc<Store>, config: SchemaConfig) -> BotSchema {
 }
 
 pub fn build_merchant_schema(store: Arc<Store>, config: SchemaConfig) -> MerchantSchema {
-    Schema::build(MerchantQuery, EmptyMutation, EmptySubscription)
+    Schema::build(MerchantQuery, MerchantMutation, EmptySubscription)
         .data(store)
         .data(config)
         .finish()
@@ -381,21 +381,188 @@ impl MerchantQuery {
         let store = ctx.data::<Arc<Store>>()?;
         let config = ctx.data::<SchemaConfig>()?;
         Ok(store
+            .merchant()
             .payment_requests
             .iter()
             .find(|p| p.reference == reference)
-            .map(|p| {
-                let ty = match p.payment_type {
-                    crate::data::PaymentType::Deposit => "deposit",
-                    crate::data::PaymentType::Withdrawal => "withdrawal",
-                };
-                MerchantPaymentRequest {
-                    hosted_link: format!(
-                        "{}/hosted/ramp?paymentType={ty}&coin={}&network={}&amount={}&currency={}&reference={}",
-                        config.base_url, p.coin, p.network, p.amount.0, p.currency, p.reference
-                    ),
-                    ..p.clone()
-                }
-            }))
+            .map(|p| with_hosted_link(p, &config.base_url)))
     }
+}
+
+/// A payment request as the merchant endpoint answers it: with its link to the sandbox's
+/// hosted ramp page (never a key in it).
+fn with_hosted_link(p: &MerchantPaymentRequest, base_url: &str) -> MerchantPaymentRequest {
+    let ty = match p.payment_type {
+        crate::data::PaymentType::Deposit => "deposit",
+        crate::data::PaymentType::Withdrawal => "withdrawal",
+    };
+    let query = [
+        ("paymentType", ty),
+        ("coin", p.coin.as_str()),
+        ("network", p.network.as_str()),
+        ("amount", p.amount.0.as_str()),
+        ("currency", p.currency.as_str()),
+        ("reference", p.reference.as_str()),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k}={}", crate::payments::query_escape(v)))
+    .collect::<Vec<_>>()
+    .join("&");
+    MerchantPaymentRequest {
+        hosted_link: format!("{base_url}/hosted/ramp?{query}"),
+        ..p.clone()
+    }
+}
+
+/// The merchant mutations (sandbox rules: README, "Merchant mutations").
+pub struct MerchantMutation;
+
+#[Object(name = "Mutation")]
+impl MerchantMutation {
+    /// Confirms the onchain transfer paying a payment request (public or secret key):
+    /// `true` once the request is settled (completed), `false` while the transfer is not
+    /// seen or not confirmed yet. created → picked_up → completed.
+    async fn confirm_transaction(
+        &self,
+        ctx: &Context<'_>,
+        payment_request: ID,
+        transaction_hash: String,
+    ) -> Result<Option<bool>> {
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .confirm_transaction(payment_request.as_str(), &transaction_hash)
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// Creates a hosted payment page (SECRET key; the public key gets FORBIDDEN).
+    /// `reference` is the merchant's idempotency key: a reference already used is
+    /// DUPLICATE_REFERENCE. The request starts `created`.
+    #[allow(clippy::too_many_arguments)]
+    async fn initiate_hosted_payment(
+        &self,
+        ctx: &Context<'_>,
+        amount: Decimal,
+        currency: Option<P2PPaymentCurrency>,
+        country_code: String,
+        email: String,
+        payment_type: P2PPaymentTypeType,
+        reference: String,
+        first_name: String,
+        last_name: String,
+        redirect_url: Option<String>,
+        metadata: Option<async_graphql::Json<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Result<Option<MerchantPaymentRequest>> {
+        secret_only(ctx)?;
+        let _ = metadata; // accepted and kept by the real service; the sandbox has no use for it
+        let store = ctx.data::<Arc<Store>>()?;
+        let config = ctx.data::<SchemaConfig>()?;
+        let h = crate::payments::HostedPayment {
+            amount,
+            currency: currency.map(|c| format!("{c:?}").to_ascii_uppercase()),
+            country_code,
+            email,
+            payment_type: match payment_type {
+                P2PPaymentTypeType::Deposit => crate::data::PaymentType::Deposit,
+                P2PPaymentTypeType::Withdrawal => crate::data::PaymentType::Withdrawal,
+            },
+            reference,
+            first_name,
+            last_name,
+            redirect_url,
+        };
+        store
+            .merchant()
+            .initiate_hosted_payment(&h)
+            .map(|p| Some(with_hosted_link(&p, &config.base_url)))
+            .map_err(mutation_error)
+    }
+
+    /// Sends USD stablecoins from the merchant's balance to an onchain address (SECRET key).
+    /// `network`: one of the rampable assets' networks (`CELO` when absent); more than the
+    /// balance is INSUFFICIENT_FUNDS. The withdrawal starts `pending`.
+    async fn withdraw_onchain(
+        &self,
+        ctx: &Context<'_>,
+        address: String,
+        amount_usd: Decimal,
+        network: Option<String>,
+        metadata: Option<async_graphql::Json<serde_json::Map<String, serde_json::Value>>>,
+    ) -> Result<Option<crate::payments::OnchainWithdrawal>> {
+        secret_only(ctx)?;
+        let _ = metadata; // accepted and kept by the real service; the sandbox has no use for it
+        let store = ctx.data::<Arc<Store>>()?;
+        let mut networks: Vec<String> = store
+            .rampable_assets
+            .iter()
+            .flat_map(|a| a.networks.iter().cloned())
+            .collect();
+        networks.sort();
+        networks.dedup();
+        let balance = store
+            .account
+            .account_balance
+            .clone()
+            .unwrap_or_else(|| Decimal::text("0.00"));
+        store
+            .merchant()
+            .withdraw_onchain(
+                &address,
+                &amount_usd,
+                network.as_deref(),
+                &networks,
+                &balance,
+            )
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// Cancels a hosted payment (SECRET key): created or picked_up → canceled.
+    async fn cancel_hosted_payment(
+        &self,
+        ctx: &Context<'_>,
+        payment_request: ID,
+    ) -> Result<Option<bool>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .cancel_hosted_payment(payment_request.as_str())
+            .map(Some)
+            .map_err(mutation_error)
+    }
+}
+
+/// FORBIDDEN unless the request carries the merchant's secret key.
+fn secret_only(ctx: &Context<'_>) -> Result<()> {
+    if ctx.data::<MerchantIdentity>()?.secret {
+        Ok(())
+    } else {
+        Err(coded_error(
+            "Forbidden: this operation needs the secret key; a public key cannot call it",
+            "FORBIDDEN",
+        ))
+    }
+}
+
+/// The currencies of hosted payments.
+#[derive(async_graphql::Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "P2PPaymentCurrency")]
+pub enum P2PPaymentCurrency {
+    Ngn,
+    Kes,
+    Ghs,
+    Ugx,
+    Tzs,
+    Zar,
+    Usd,
+}
+
+/// `deposit` or `withdrawal`.
+#[derive(async_graphql::Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "P2PPaymentTypeType", rename_items = "snake_case")]
+pub enum P2PPaymentTypeType {
+    Deposit,
+    Withdrawal,
 }

@@ -236,6 +236,7 @@ pub fn build_router(state: Arc<AppState>) -> Router {
             get(list_requests).delete(clear_requests),
         )
         .route("/__sandbox/state", get(agent_state).delete(reset_state))
+        .route("/__sandbox/transfer", post(transfer))
         .with_state(state.clone())
         .layer(control_cors);
     let open = Router::new()
@@ -243,6 +244,7 @@ pub fn build_router(state: Arc<AppState>) -> Router {
         .route("/service/api/graphql", post(merchant_graphql))
         .route("/__sandbox/icons/{file}", get(icon))
         .route("/hosted/ramp", get(ramp_page))
+        .route("/hosted/ramp/payment-request", post(ramp_payment_request))
         .with_state(state)
         .merge(statics)
         .layer(open_cors);
@@ -1057,6 +1059,76 @@ async fn icon(Path(file): Path<String>, State(state): State<Arc<AppState>>) -> R
         w.symbol
     );
     ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()
+}
+
+/// A JSON error body `{"error": message}` with `status`.
+fn control_error(status: StatusCode, message: &str) -> Response {
+    (status, Json(json!({ "error": message }))).into_response()
+}
+
+/// `POST /hosted/ramp/payment-request` (the hosted ramp page, when it opens): the payment
+/// request its parameters describe (`paymentType`, `coin`, `network`, `amount`, `currency`,
+/// `reference`), found by `reference` or created; answers `{id, reference, status, amount,
+/// coin, network}`. The page's `crypto.requested` message carries it.
+async fn ramp_payment_request(
+    State(state): State<Arc<AppState>>,
+    body: axum::body::Bytes,
+) -> Response {
+    let Ok(request) = serde_json::from_slice::<crate::payments::RampRequest>(&body) else {
+        return control_error(
+            StatusCode::BAD_REQUEST,
+            "expected a JSON object of ramp parameters",
+        );
+    };
+    match state.store.merchant().open_ramp_request(&request) {
+        Ok(p) => Json(json!({
+            "id": p.id.as_str(),
+            "reference": p.reference,
+            "status": crate::payments::status_name(p.status),
+            "amount": p.amount.0,
+            "coin": p.coin,
+            "network": p.network,
+        }))
+        .into_response(),
+        Err(message) => control_error(StatusCode::BAD_REQUEST, &message),
+    }
+}
+
+/// `POST /__sandbox/transfer` with `{"paymentRequest": id}`: a simulated onchain transfer
+/// paying that request; answers `{"transactionHash": "0x…"}` for `confirmTransaction`. A
+/// request carrying a non-loopback `Origin` is refused (403), as the state reset is.
+async fn transfer(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    if headers
+        .get(header::ORIGIN)
+        .is_some_and(|o| !is_loopback_origin(o.as_bytes()))
+    {
+        return control_error(
+            StatusCode::FORBIDDEN,
+            "transfers can only be made from a loopback origin",
+        );
+    }
+    let id = serde_json::from_slice::<Value>(&body).ok().and_then(|v| {
+        v.get("paymentRequest")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    let Some(id) = id else {
+        return control_error(
+            StatusCode::BAD_REQUEST,
+            "expected {\"paymentRequest\": \"<id>\"}",
+        );
+    };
+    match state.store.merchant().transfer(&id) {
+        Ok(hash) => Json(json!({ "transactionHash": hash })).into_response(),
+        Err(e) if e.code == crate::mutations::NOT_FOUND => {
+            control_error(StatusCode::NOT_FOUND, &e.message)
+        }
+        Err(e) => control_error(StatusCode::CONFLICT, &e.message),
+    }
 }
 
 async fn ramp_page() -> Html<&'static str> {

@@ -200,3 +200,198 @@ async fn merchant_introspection_lists_the_queries() {
         ]
     );
 }
+
+/// The status of the payment request with `reference`.
+async fn request_status(sb: &Sandbox, reference: &str) -> String {
+    let q = "query P($r: String!) { merchantPaymentRequest(reference: $r) { id status } }";
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"r": reference}))
+        .await;
+    v["data"]["merchantPaymentRequest"]["status"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// POSTs JSON to a sandbox route (not GraphQL), with an optional `Origin`.
+async fn post_json(sb: &Sandbox, path: &str, body: Value, origin: Option<&str>) -> Resp {
+    let mut req = axum::http::Request::post(path).header("content-type", "application/json");
+    if let Some(o) = origin {
+        req = req.header("origin", o);
+    }
+    sb.send(req.body(axum::body::Body::from(body.to_string())).unwrap())
+        .await
+}
+
+#[tokio::test]
+async fn the_onchain_ramp_request_is_confirmed_and_settled() {
+    let sb = sandbox();
+    // The hosted ramp page opens the request its link describes.
+    let opened = post_json(
+        &sb,
+        "/hosted/ramp/payment-request",
+        json!({"paymentType": "deposit", "coin": "USDC", "network": "CELO", "amount": "25.00", "reference": "ramp-it-1"}),
+        None,
+    )
+    .await;
+    assert_eq!(opened.status, 200);
+    let p = opened.json();
+    assert_eq!(
+        (p["reference"].as_str(), p["status"].as_str()),
+        (Some("ramp-it-1"), Some("created"))
+    );
+    let id = p["id"].as_str().unwrap().to_owned();
+    assert_eq!(request_status(&sb, "ramp-it-1").await, "created");
+
+    let confirm = "mutation C($p: ID!, $h: String!) { confirmTransaction(paymentRequest: $p, transactionHash: $h) }";
+    // Before the transfer: not settled, nothing changes.
+    let unknown = format!("0x{}", "12".repeat(32));
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, confirm, json!({"p": id, "h": unknown}))
+        .await;
+    assert_eq!(v, json!({"data": {"confirmTransaction": false}}));
+
+    // The simulated transfer; from a foreign origin it is refused.
+    let foreign = post_json(
+        &sb,
+        "/__sandbox/transfer",
+        json!({"paymentRequest": id}),
+        Some("https://evil.example"),
+    )
+    .await;
+    assert_eq!(foreign.status, 403);
+    let t = post_json(
+        &sb,
+        "/__sandbox/transfer",
+        json!({"paymentRequest": id}),
+        None,
+    )
+    .await;
+    assert_eq!(t.status, 200);
+    let hash = t.json()["transactionHash"].as_str().unwrap().to_owned();
+    assert!(hash.starts_with("0x") && hash.len() == 66, "{hash}");
+
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, confirm, json!({"p": id, "h": hash}))
+        .await;
+    assert_eq!(v, json!({"data": {"confirmTransaction": false}}));
+    assert_eq!(request_status(&sb, "ramp-it-1").await, "picked_up");
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, confirm, json!({"p": id, "h": hash}))
+        .await;
+    assert_eq!(v, json!({"data": {"confirmTransaction": true}}));
+    assert_eq!(request_status(&sb, "ramp-it-1").await, "completed");
+
+    // Illegal transitions and bad arguments are typed errors.
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, confirm, json!({"p": id, "h": unknown}))
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION");
+    let v = sb
+        .merchant(
+            MERCHANT_PUBLIC_KEY,
+            confirm,
+            json!({"p": "mpr_1004", "h": hash}),
+        )
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION", "a canceled request");
+    let v = sb
+        .merchant(
+            MERCHANT_PUBLIC_KEY,
+            confirm,
+            json!({"p": "mpr_nope", "h": hash}),
+        )
+        .await;
+    assert_eq!(first_code(&v), "NOT_FOUND");
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, confirm, json!({"p": id, "h": "0xabc"}))
+        .await;
+    assert_eq!(first_code(&v), "BAD_USER_INPUT");
+    let t = post_json(
+        &sb,
+        "/__sandbox/transfer",
+        json!({"paymentRequest": id}),
+        None,
+    )
+    .await;
+    assert_eq!(t.status, 409, "a completed request takes no transfer");
+
+    // The reset puts the seeded requests back and forgets the ramp's.
+    let reset = sb
+        .send(
+            axum::http::Request::delete("/__sandbox/state")
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(reset.status, 204);
+    let q = "query P($r: String!) { merchantPaymentRequest(reference: $r) { id } }";
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, q, json!({"r": "ramp-it-1"}))
+        .await;
+    assert_eq!(v, json!({"data": {"merchantPaymentRequest": null}}));
+}
+
+#[tokio::test]
+async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_once() {
+    let sb = sandbox();
+    let initiate = "mutation I($a: Decimal!, $c: P2PPaymentCurrency, $cc: String!, $e: String!, $t: P2PPaymentTypeType!, $r: String!, $f: String!, $l: String!, $u: String, $m: JSON) { initiateHostedPayment(amount: $a, currency: $c, countryCode: $cc, email: $e, paymentType: $t, reference: $r, firstName: $f, lastName: $l, redirectUrl: $u, metadata: $m) { id hostedLink status reference amount currency } }";
+    let vars = json!({"a": "25000.00", "c": "NGN", "cc": "NG", "e": "ada@example.com", "t": "deposit", "r": "hp-it-1", "f": "Ada", "l": "Obi", "u": "https://shop.example/done", "m": {"order": 42}});
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, initiate, vars.clone())
+        .await;
+    assert_eq!(first_code(&v), "FORBIDDEN", "the public key cannot");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, initiate, vars.clone())
+        .await;
+    let p = &v["data"]["initiateHostedPayment"];
+    assert_eq!(p["status"], "created", "{v}");
+    assert_eq!(p["reference"], "hp-it-1");
+    assert_eq!(
+        (p["amount"].as_str(), p["currency"].as_str()),
+        (Some("25000.00"), Some("NGN"))
+    );
+    assert!(p["hostedLink"].as_str().unwrap().contains("/hosted/ramp?"));
+    let id = p["id"].as_str().unwrap().to_owned();
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, initiate, vars.clone())
+        .await;
+    assert_eq!(first_code(&v), "DUPLICATE_REFERENCE");
+    assert_eq!(request_status(&sb, "hp-it-1").await, "created");
+    let mut bad = vars.clone();
+    bad["e"] = json!("not-an-email");
+    bad["r"] = json!("hp-it-2");
+    assert_eq!(
+        first_code(&sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await),
+        "BAD_USER_INPUT"
+    );
+    let mut bad = vars.clone();
+    bad["c"] = json!("XXX");
+    assert_eq!(
+        first_code(&sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await),
+        "BAD_USER_INPUT"
+    );
+
+    let cancel = "mutation C($p: ID!) { cancelHostedPayment(paymentRequest: $p) }";
+    let v = sb
+        .merchant(MERCHANT_PUBLIC_KEY, cancel, json!({"p": id}))
+        .await;
+    assert_eq!(first_code(&v), "FORBIDDEN");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": id}))
+        .await;
+    assert_eq!(v, json!({"data": {"cancelHostedPayment": true}}));
+    assert_eq!(request_status(&sb, "hp-it-1").await, "canceled");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": id}))
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_1002"}))
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION", "a completed request");
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_nope"}))
+        .await;
+    assert_eq!(first_code(&v), "NOT_FOUND");
+}

@@ -154,15 +154,23 @@ async fn mutation_signatures_match_the_contract() {
             "updatePaymentMethodLiquidity(paymentMethod: ID, paymentMethodType: String, amountLocal: Decimal!): P2PPaymentMethod",
         ]
     );
-    // The merchant endpoint has no mutations.
+    // The merchant endpoint's mutations.
     let v = sb
         .merchant(
             settlement_sandbox::data::MERCHANT_SECRET_KEY,
-            "{ __schema { mutationType { name } } }",
+            "{ __schema { mutationType { fields { name } } } }",
             Value::Null,
         )
         .await;
-    assert_eq!(v["data"]["__schema"]["mutationType"], Value::Null);
+    assert_eq!(
+        v["data"]["__schema"]["mutationType"]["fields"],
+        json!([
+            {"name": "confirmTransaction"},
+            {"name": "initiateHostedPayment"},
+            {"name": "withdrawOnchain"},
+            {"name": "cancelHostedPayment"}
+        ])
+    );
 }
 
 #[tokio::test]
