@@ -35,6 +35,7 @@
 //! | [`config`] | client options: endpoint from `baseUrl`/`endpoint`, key, timeout, retries, headers |
 //! | [`keys`] | key classification (public / secret / unknown), the browser guard decision |
 //! | [`json`] | the JSON read trait (`JsValue` on wasm32, `serde_json::Value` elsewhere) |
+//! | `proxy` | feature `server` only: the server proxy's checks (which bodies `createProxyHandler` forwards, its refusals, the redaction of the service's answers) |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | [`amount`] | exact decimal amounts (`parse_amount`) |
 //! | [`types`] | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
@@ -43,7 +44,9 @@
 //! | `js` | feature `npm` only: the named wasm exports the npm package's TypeScript shell drives (`Core`, `PreparedCall`, `OrderSearch` and a few functions); conversion only |
 //!
 //! The feature `npm` (off by default) builds the npm package's layer: the `js` exports and
-//! the wasm32 global allocator. A Rust app that depends on this crate gets neither.
+//! the wasm32 global allocator. A Rust app that depends on this crate gets neither. The
+//! feature `server` adds the server-only code (`proxy`) to it: the server entries' build,
+//! never the browser's.
 //!
 //! # Notes for callers
 //! * The default `P2PPayment` selection includes `paymentMethod`, `amountLocal`, `amountUsd`
@@ -68,6 +71,8 @@ pub mod keys;
 pub mod merchant;
 pub mod operations;
 pub mod pager;
+#[cfg(feature = "server")]
+pub mod proxy;
 pub mod ramp;
 pub mod redact;
 pub mod retry;

@@ -7,6 +7,7 @@
 //! | `Core` (`classes.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
+//! | `ProxyPolicy` (`proxy.rs`, feature `server` only) | `createProxyHandler`'s checks: `checkMethod`, `check(body)` (forward or refuse), its own answers, `redact` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
@@ -17,6 +18,8 @@
 mod classes;
 mod error;
 mod options;
+#[cfg(feature = "server")]
+mod proxy;
 
 use wasm_bindgen::prelude::*;
 
