@@ -633,26 +633,55 @@ fn short(name: &str) -> String {
     s
 }
 
-/// The service's response body as the proxy returns it: every string (and member name) of a
-/// JSON body, or the whole text of another, with `key` redacted as the clients redact it
-/// ([`redact`]: the whole key and every run of 8 or more characters of its secret part).
+/// The service's response body as the proxy returns it, redacted as the clients redact what
+/// they report ([`redact`]: the whole key, and every run of 8 or more characters of its secret
+/// part): every string and member name of a JSON body, or the whole text of another. The one
+/// exception is a JSON object's `data`, the answer itself, which the clients hand over as it
+/// is: in it only the whole key and the whole secret part are redacted (a run of 8 characters
+/// of a low-entropy key, such as the sandbox's `…merchantdemo…`, may be real data there).
 pub fn redact_response(body: &str, key: &str) -> String {
     match serde_json::from_str::<JsonValue>(body) {
-        Ok(value) => redact_json(value, key).to_string(),
+        Ok(JsonValue::Object(members)) => JsonValue::Object(
+            members
+                .into_iter()
+                .map(|(name, value)| {
+                    let value = if name == "data" {
+                        map_strings(value, &|s| redact_whole(s, key))
+                    } else {
+                        map_strings(value, &|s| redact(s, key).into_owned())
+                    };
+                    (redact(&name, key).into_owned(), value)
+                })
+                .collect(),
+        )
+        .to_string(),
+        Ok(other) => map_strings(other, &|s| redact(s, key).into_owned()).to_string(),
         Err(_) => redact(body, key).into_owned(),
     }
 }
 
-fn redact_json(value: JsonValue, key: &str) -> JsonValue {
+/// `text` with every occurrence of the whole key and of its whole secret part redacted.
+fn redact_whole(text: &str, key: &str) -> String {
+    let mut out = text.to_owned();
+    for secret in [key, crate::redact::secret_part(key)] {
+        if !secret.is_empty() && out.contains(secret) {
+            out = out.replace(secret, crate::redact::REDACTED);
+        }
+    }
+    out
+}
+
+/// `value` with `f` applied to every string and member name in it.
+fn map_strings(value: JsonValue, f: &dyn Fn(&str) -> String) -> JsonValue {
     match value {
-        JsonValue::String(s) => JsonValue::String(redact(&s, key).into_owned()),
+        JsonValue::String(s) => JsonValue::String(f(&s)),
         JsonValue::Array(items) => {
-            JsonValue::Array(items.into_iter().map(|v| redact_json(v, key)).collect())
+            JsonValue::Array(items.into_iter().map(|v| map_strings(v, f)).collect())
         }
         JsonValue::Object(members) => JsonValue::Object(
             members
                 .into_iter()
-                .map(|(k, v)| (redact(&k, key).into_owned(), redact_json(v, key)))
+                .map(|(k, v)| (f(&k), map_strings(v, f)))
                 .collect(),
         ),
         other => other,

@@ -9,6 +9,7 @@ export { BotClient, MerchantClient } from "./clients.js";
 export { OrderIterator } from "./orders.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
 export { SettlementError };
+export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";
 
 /** CommonJS `require`, as Node gives it to this module. */
 declare const require: (id: string) => unknown;

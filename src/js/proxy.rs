@@ -126,6 +126,12 @@ impl ProxyPolicy {
         Ok(refusal(&Refusal::too_large(self.policy.max_body_bytes())))
     }
 
+    /// The 400 answer (the body is not UTF-8 text, or could not be read).
+    #[wasm_bindgen(js_name = notJson, unchecked_return_type = "ProxyAnswer")]
+    pub fn not_json(&self) -> Result<JsValue, JsValue> {
+        Ok(refusal(&Refusal::not_json()))
+    }
+
     /// The 401 answer (`authorize` said no or threw).
     #[wasm_bindgen(unchecked_return_type = "ProxyAnswer")]
     pub fn unauthorized(&self) -> Result<JsValue, JsValue> {

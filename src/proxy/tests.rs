@@ -250,6 +250,12 @@ fn responses_are_redacted() {
     // JSON escapes cannot hide the key; a body that is not JSON is redacted as text.
     let escaped = r#"{"m":"\u0053BX-SECK_abcdefghijklmnop"}"#;
     assert!(!redact_response(escaped, key).contains("abcdefgh"));
+    // In `data`, the answer: the whole key and secret part only (not 8-character runs).
+    let data = r#"{"data":{"account":{"id":"abcdefghij-1","k":"SBX-SECK_abcdefghijklmnop","s":"abcdefghijklmnop"}}}"#;
+    assert_eq!(
+        redact_response(data, key),
+        r#"{"data":{"account":{"id":"abcdefghij-1","k":"[redacted]","s":"[redacted]"}}}"#
+    );
     let html = "<p>key SBX-SECK_abcdefghijklmnop</p>";
     assert_eq!(redact_response(html, key), "<p>key [redacted]</p>");
 }
