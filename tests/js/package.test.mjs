@@ -15,8 +15,9 @@ test("package.json: exports map serves browser, import and require, each with it
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   const root = manifest.exports["."];
   const targets = {
-    "node.import": [root.node.import, "./index.d.ts", "./node/index.mjs"],
-    "node.require": [root.node.require, "./index.d.cts", "./node/index.cjs"],
+    // The Node entries are server entries: their types add createProxyHandler.
+    "node.import": [root.node.import, "./server.d.ts", "./node/index.mjs"],
+    "node.require": [root.node.require, "./server.d.cts", "./node/index.cjs"],
     "require": [root.require, "./index.d.cts", "./index.js"],
     "default": [root.default, "./index.d.ts", "./index.js"],
   };
@@ -46,16 +47,25 @@ test("every entry exports exactly the public API (no internals), and the types d
     "BotClient", "MerchantClient", "OrderIterator", "SettlementError", "classifyKey", "init",
     "initSync", "listenForRampEvents", "onchainRampUrl", "parseAmount",
   ];
+  // The server entries (Node) add the server-only API; the browser entry never has it.
+  const server = [...expected, "createProxyHandler"].sort();
   const web = await import(new URL("index.js", pkgDir).href);
   const cjs = require("settlement-wasm");
-  for (const [entry, m] of [["browser", web], ["node import", esm], ["node require", cjs]]) {
-    assert.deepEqual(Object.keys(m).filter((n) => n !== "default").sort(), expected, entry);
+  for (const [entry, m, names] of [["browser", web, expected], ["node import", esm, server], ["node require", cjs, server]]) {
+    assert.deepEqual(Object.keys(m).filter((n) => n !== "default").sort(), names, entry);
     assert.equal(typeof m.default, "function", `${entry}: default export (init)`);
   }
-  const dts = readFileSync(new URL("index.d.ts", pkgDir), "utf8") +
-    readFileSync(new URL("node/settlement_wasm.d.ts", pkgDir), "utf8");
-  for (const n of expected) assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${n}\\b|export \\{[^}]*\\b${n}\\b`), n);
-  assert.doesNotMatch(dts, /export function __/);
+  const derived = readFileSync(new URL("node/settlement_wasm.d.ts", pkgDir), "utf8");
+  for (const [types, names] of [["index.d.ts", expected], ["server.d.ts", server], ["server.d.cts", server]]) {
+    const dts = readFileSync(new URL(types, pkgDir), "utf8") + derived;
+    for (const n of names) assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${n}\\b|export \\{[^}]*\\b${n}\\b`), `${types}: ${n}`);
+    assert.doesNotMatch(dts, /export function __/);
+  }
+  assert.doesNotMatch(readFileSync(new URL("index.d.ts", pkgDir), "utf8"), /createProxyHandler/, "browser types");
+  // Nor the browser build's code or wasm: the proxy's checks are compiled into the server build only.
+  assert.doesNotMatch(readFileSync(new URL("index.js", pkgDir), "utf8"), /ProxyPolicy|createProxyHandler/);
+  assert.ok(!readFileSync(new URL("web/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "browser wasm has no proxy export");
+  assert.ok(readFileSync(new URL("node/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "server wasm has the proxy export");
 });
 
 test("init() is idempotent in Node and resolves at once", async () => {

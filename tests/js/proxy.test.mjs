@@ -5,7 +5,9 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { BotClient, MerchantClient, SettlementError, createProxyHandler } from "settlement-wasm";
 import {
   SANDBOX_URL, AGENT_KEY, AGENT3_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY, uniqueTag, requestsTagged, settledLog,
@@ -298,6 +300,8 @@ describe("refusals", () => {
         res.on("end", () => { answered.push(text); resolve({ status: res.statusCode, text }); req.destroy(); });
       });
       req.on("error", reject);
+      // A handler that waits for the whole body never answers: fail after a generous 30 s.
+      setTimeout(() => { req.destroy(); reject(new Error("no answer while the body was still open")); }, 30_000).unref();
       // 2 KB, then nothing more: the body never ends. Only a handler that stops at the limit answers.
       req.write(`{"query":"${" ".repeat(2048)}`);
     });
@@ -403,5 +407,86 @@ describe("headers, keys and mutations", () => {
     const profile = await new BotClient({ endpoint: `${q.origin}/api/bot`, maxRetries: 3 }).profile({ fields: ["id"] });
     assert.ok(profile.id);
     assert.equal((await settledLog(qtag, 2)).length, 2, "the query: a 503, then its retry");
+  });
+});
+
+describe("the README's proxy routes run as written (Node http, Express, Hono)", () => {
+  const readme = readFileSync(new URL("./node_modules/settlement-wasm/README.md", import.meta.url), "utf8");
+  const examples = Object.fromEntries([...readme.matchAll(/```js proxy-example ([\w-]+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+  // Beside the installed package, so that `import "settlement-wasm"` (and express, hono from the
+  // repository's dev dependencies) resolve as in an app.
+  const dir = new URL("./node_modules/.readme-proxy/", import.meta.url);
+  const write = (name) => {
+    mkdirSync(dir, { recursive: true });
+    const file = new URL(`${name}.mjs`, dir);
+    writeFileSync(file, examples[name]);
+    return file;
+  };
+  const env = { SETTLEMENT_URL: SANDBOX_URL, AGENT_KEY, MERCHANT_SECRET_KEY };
+  const freePort = async () => {
+    const s = createServer();
+    await new Promise((resolve) => s.listen(0, "127.0.0.1", resolve));
+    const { port } = s.address();
+    await new Promise((resolve) => s.close(resolve));
+    return port;
+  };
+  /** Runs the example `name` as its own Node process on a free port; resolves once it answers. */
+  const start = async (t, name) => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [fileURLToPath(write(name))], {
+      env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "inherit", "inherit"],
+    });
+    t.after(() => { if (child.exitCode === null) process.kill(child.pid); });
+    const origin = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        await fetch(origin, { method: "POST", body: "{}" });
+        return origin;
+      } catch (e) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not start: ${e}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+
+  test("the README has the three runnable routes", () => {
+    assert.deepEqual(Object.keys(examples).sort(), ["express", "hono", "node-http"]);
+  });
+
+  test("Node http: BotClient({ endpoint }) with no key; a refused document is 403", async (t) => {
+    const origin = await start(t, "node-http");
+    const c = new BotClient({ endpoint: `${origin}/api/bot` });
+    const direct = new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY });
+    assert.deepEqual(await c.profile(), await direct.profile());
+    assert.deepEqual(await c.orderHistory({ page: 2, perPage: 3 }), await direct.orderHistory({ page: 2, perPage: 3 }));
+    const r = await post(`${origin}/api/bot`, JSON.stringify({ query: "query Profile { profile { apiKey } }", operationName: "Profile" }));
+    assert.equal(r.status, 403);
+    answered.push(r.text);
+    assert.equal((await fetch(`${origin}/api/bot`)).status, 405);
+  });
+
+  test("Express: MerchantClient({ endpoint }) with no key, account() with the server's secret key", async (t) => {
+    const origin = await start(t, "express");
+    const c = new MerchantClient({ endpoint: `${origin}/api/merchant` });
+    const direct = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY });
+    assert.deepEqual(await c.account(), await direct.account());
+    assert.deepEqual(await c.marketRate("NG"), await direct.marketRate("NG"));
+    const e = await c.rampLimits().then(() => null, (e) => e);
+    assert.ok(e instanceof SettlementError && e.status === 403, "rampLimits is not in the example's allow list");
+  });
+
+  test("Hono: app.request through the route", async () => {
+    // The module reads its settings from process.env when it loads, as in an app.
+    Object.assign(process.env, env);
+    const { default: app } = await import(write("hono").href);
+    const body = JSON.stringify({ query: "query Profile { profile { id } }", operationName: "Profile" });
+    const ok = await app.request("/api/bot", { method: "POST", headers: { "content-type": "application/json" }, body });
+    const text = await ok.text();
+    answered.push(text);
+    assert.equal(ok.status, 200, text);
+    assert.deepEqual(JSON.parse(text).data.profile, await new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY }).profile({ fields: ["id"] }));
+    const refused = await app.request("/api/bot", { method: "POST", body: JSON.stringify({ query: "{ __schema { types { name } } }" }) });
+    assert.equal(refused.status, 403);
   });
 });
