@@ -103,6 +103,16 @@ impl Refusal {
         )
     }
 
+    /// The request could not be handled: a value the proxy could not read (500; nothing was
+    /// sent upstream).
+    pub fn internal() -> Refusal {
+        Refusal::new(
+            500,
+            "PROXY_ERROR",
+            "The proxy could not handle this request",
+        )
+    }
+
     /// The response body: `{"errors":[{"message":…,"extensions":{"code":…}}]}`.
     pub fn body(&self) -> String {
         serde_json::json!({

@@ -3,6 +3,7 @@
 // redaction of the service's answers are the Rust core's (`ProxyPolicy`, src/proxy.rs); this
 // module converts the Request and Response and does the I/O.
 import type { ProxyAnswer, ProxyPolicy } from "./glue/settlement_wasm_server.js";
+import { SettlementError } from "./errors.js";
 import { wasm } from "./wasm.js";
 
 /** Options of {@link createProxyHandler}. */
@@ -30,7 +31,20 @@ export interface ProxyOptions {
 export type ProxyHandler = (request: Request) => Promise<Response>;
 
 /** The server glue's `ProxyPolicy` (only the server entries' wasm has it). */
-type ServerGlue = { ProxyPolicy?: new (endpoint: unknown, baseUrl: unknown, allow: unknown, maxBodyBytes: unknown) => ProxyPolicy };
+type ServerGlue = {
+  ProxyPolicy?: new (endpoint: unknown, baseUrl: unknown, allow: unknown, maxBodyBytes: unknown, apiKey: unknown,
+    authorize: unknown, fetch: unknown) => ProxyPolicy;
+};
+
+/** `options[name]`, or a SettlementError naming it when reading it throws. */
+function option(options: unknown, name: string): unknown {
+  if (options === null || options === undefined) return undefined;
+  try {
+    return (options as Record<string, unknown>)[name];
+  } catch (cause) {
+    throw new SettlementError(`createProxyHandler: ${name} could not be read`, { code: "invalid_input", field: name, cause });
+  }
+}
 
 function answer(a: ProxyAnswer): Response {
   return new Response(a.body, { status: a.status, headers: { "content-type": "application/json" } });
@@ -84,22 +98,33 @@ async function readBody(request: Request, max: number): Promise<string | undefin
  */
 export function createProxyHandler(options: ProxyOptions): ProxyHandler {
   const Policy = (wasm() as ServerGlue).ProxyPolicy;
-  if (!Policy) throw new TypeError("createProxyHandler is only in the package's server entries");
-  const o = (options ?? {}) as Partial<ProxyOptions>;
-  const policy = new Policy(o.endpoint, o.baseUrl, o.allow, o.maxBodyBytes);
+  if (!Policy) {
+    throw new SettlementError("createProxyHandler is only in the package's server entries (Node)", { code: "invalid_input" });
+  }
+  const [endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl] =
+    ["endpoint", "baseUrl", "allow", "maxBodyBytes", "apiKey", "authorize", "fetch"].map((n) => option(options, n));
+  // Checks every option (types included); the key itself is not kept there.
+  const policy = new Policy(endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl);
   const upstream = policy.upstream;
   const max = policy.maxBodyBytes;
-  const apiKey = o.apiKey;
-  const authorize = o.authorize;
-  const fetchImpl = o.fetch;
 
   return async function handler(request: Request): Promise<Response> {
+    try {
+      return await handle(request);
+    } catch {
+      // A request (or an option's function) whose values could not be read: never a foreign
+      // exception, never a stack.
+      return answer(policy.internal());
+    }
+  };
+
+  async function handle(request: Request): Promise<Response> {
     const wrongMethod = policy.checkMethod(String(request.method));
     if (wrongMethod) return answer(wrongMethod);
     if (authorize) {
       let ok: unknown = false;
       try {
-        ok = await authorize(request);
+        ok = await (authorize as (r: Request) => unknown)(request);
       } catch {
         ok = false;
       }
@@ -113,7 +138,7 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
 
     let key: unknown;
     try {
-      key = typeof apiKey === "function" ? await apiKey(request) : apiKey;
+      key = typeof apiKey === "function" ? await (apiKey as (r: Request) => unknown)(request) : apiKey;
     } catch {
       key = undefined;
     }
@@ -126,7 +151,7 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
     let contentType: string | null;
     let body: string;
     try {
-      const f = fetchImpl ?? fetch;
+      const f = (fetchImpl ?? fetch) as (input: string, init: RequestInit) => Promise<Response>;
       const res = await f(upstream, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -148,5 +173,5 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
     // 204, 205 and 304 carry no body (the Response constructor refuses one).
     const empty = status === 204 || status === 205 || status === 304;
     return new Response(empty ? null : policy.redact(body, key), { status, headers });
-  };
+  }
 }

@@ -32,6 +32,25 @@ fn invalid_allow() -> Error {
     Error::invalid("allow", "allow must be an array of client method names")
 }
 
+/// `apiKey` a non-empty string or a function; `authorize` and `fetch` absent or functions.
+fn check_functions(api_key: &JsValue, authorize: &JsValue, fetch: &JsValue) -> Result<(), Error> {
+    let key_ok = api_key.is_function()
+        || super::options::text(api_key, "apiKey", crate::inputs::MAX_TEXT_LEN)?
+            .is_some_and(|k| !k.trim().is_empty());
+    if !key_ok {
+        return Err(Error::invalid(
+            "apiKey",
+            "apiKey must be the key (a non-empty string) or a function returning it",
+        ));
+    }
+    for (value, field) in [(authorize, "authorize"), (fetch, "fetch")] {
+        if !(value.is_undefined() || value.is_null() || value.is_function()) {
+            return Err(Error::invalid(field, format!("{field} must be a function")));
+        }
+    }
+    Ok(())
+}
+
 /// `allow`: an array of strings.
 fn allow_list(allow: &JsValue) -> Result<Vec<String>, Error> {
     if !js_impl::is_array(allow).unwrap_or(false) {
@@ -55,16 +74,21 @@ fn allow_list(allow: &JsValue) -> Result<Vec<String>, Error> {
 #[wasm_bindgen]
 impl ProxyPolicy {
     /// Checks `createProxyHandler`'s `endpoint` (`"bot"` or `"merchant"`), `baseUrl`, `allow` (client
-    /// method names of that endpoint) and `maxBodyBytes` (absent: 65536). Throws
-    /// `SettlementError` (`invalid_input` naming the option).
+    /// method names of that endpoint), `maxBodyBytes` (absent: 65536), `apiKey` (a non-empty
+    /// string or a function; a string is not kept), `authorize` and `fetch` (absent or
+    /// functions). Throws `SettlementError` (`invalid_input` naming the option).
     #[wasm_bindgen(constructor)]
     pub fn new(
         endpoint: JsValue,
         base_url: JsValue,
         allow: JsValue,
         max_body_bytes: JsValue,
+        api_key: JsValue,
+        authorize: JsValue,
+        fetch: JsValue,
     ) -> Result<ProxyPolicy, JsValue> {
         super::install_panic_hook();
+        check_functions(&api_key, &authorize, &fetch).map_err(|e| error::to_js(&e))?;
         let endpoint = endpoint.as_string().unwrap_or_default();
         let base_url = base_url.as_string().unwrap_or_default();
         let max = if max_body_bytes.is_undefined() || max_body_bytes.is_null() {
@@ -148,6 +172,12 @@ impl ProxyPolicy {
     #[wasm_bindgen(js_name = noKey, unchecked_return_type = "ProxyAnswer")]
     pub fn no_key(&self) -> Result<JsValue, JsValue> {
         Ok(refusal(&Refusal::no_key()))
+    }
+
+    /// The 500 answer (a value of the request or of the options' functions could not be read).
+    #[wasm_bindgen(unchecked_return_type = "ProxyAnswer")]
+    pub fn internal(&self) -> Result<JsValue, JsValue> {
+        Ok(refusal(&Refusal::internal()))
     }
 
     /// The service's response body with `key` redacted, as the clients redact it.

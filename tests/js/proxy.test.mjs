@@ -334,9 +334,27 @@ describe("refusals", () => {
     for (const [change, field] of [
       [{ endpoint: "admin" }, "endpoint"], [{ baseUrl: "ftp://x" }, "baseUrl"], [{ allow: [] }, "allow"],
       [{ allow: ["account"] }, "allow"], [{ allow: "profile" }, "allow"], [{ maxBodyBytes: 0 }, "maxBodyBytes"],
+      [{ apiKey: 42 }, "apiKey"], [{ apiKey: " " }, "apiKey"], [{ authorize: "yes" }, "authorize"], [{ fetch: {} }, "fetch"],
     ]) {
       assert.throws(() => createProxyHandler({ ...base, ...change }), (e) => e instanceof SettlementError &&
         e.code === "invalid_input" && e.field === field, JSON.stringify(change));
+    }
+    const throwing = Object.defineProperty({ ...base }, "allow", { get() { throw new Error("the caller's own"); } });
+    assert.throws(() => createProxyHandler(throwing), (e) => e instanceof SettlementError && e.field === "allow");
+    assert.throws(() => createProxyHandler(undefined), (e) => e instanceof SettlementError && e.code === "invalid_input");
+  });
+
+  test("a request whose values cannot be read: 500 PROXY_ERROR, never a foreign exception", async () => {
+    const handler = createProxyHandler({ endpoint: "bot", baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, allow: ["profile"] });
+    const hostile = new Proxy(new Request("http://localhost/api/bot", { method: "POST", body: "{}" }), {
+      get(target, name) { if (name === "method" || name === "body") throw new Error("hostile"); return Reflect.get(target, name); },
+    });
+    for (const [request, status, code] of [[hostile, 500, "PROXY_ERROR"], [null, 500, "PROXY_ERROR"], [{}, 405, "METHOD_NOT_ALLOWED"]]) {
+      const r = await handler(request);
+      const text = await r.text();
+      answered.push(text);
+      assert.equal(r.status, status, text);
+      assert.equal(JSON.parse(text).errors[0].extensions.code, code);
     }
   });
 });
