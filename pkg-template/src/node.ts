@@ -7,6 +7,7 @@ import { bind, type Wasm } from "./wasm.js";
 
 export { BotClient, MerchantClient } from "./clients.js";
 export { OrderIterator } from "./orders.js";
+export { OrderWatch, type OrderWatchChange, type OrderWatchStatus, type OrderWatchUpdate } from "./watch.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
 export { SettlementError };
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";

@@ -15,7 +15,7 @@ const EXPECTED = [
   "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts",
   "node/settlement_wasm.js", "node/settlement_wasm_bg.wasm", "package.json", "server.d.cts", "server.d.ts",
   "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts",
-  "types/package.json", "types/proxy.d.ts", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
+  "types/package.json", "types/proxy.d.ts", "types/watch.d.ts", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
 ];
 // npm ships the first four whatever `files` says; node/package.json and types/package.json give
 // their directories their module type (CommonJS): read by Node and TypeScript, referenced by no file.

@@ -44,7 +44,7 @@ test("Node ESM import and require give the same classes (one instance, no dual-p
 
 test("every entry exports exactly the public API (no internals), and the types declare each name", async () => {
   const expected = [
-    "BotClient", "MerchantClient", "OrderIterator", "SettlementError", "classifyKey", "init",
+    "BotClient", "MerchantClient", "OrderIterator", "OrderWatch", "SettlementError", "classifyKey", "init",
     "initSync", "listenForRampEvents", "onchainRampUrl", "parseAmount",
   ];
   // The server entries (Node) add the server-only API; the browser entry never has it.
