@@ -1,7 +1,9 @@
 // Types of settlement-wasm's server entries (Node; `node` condition): the browser entry's
-// types (index.d.ts), with the server's MerchantClient, which adds the secret-key operations.
+// types (index.d.ts), with the server's MerchantClient, which adds the secret-key operations,
+// and createProxyHandler.
 // Its copy node.d.cts serves `require`; see scripts/pkg-types.mjs.
 export * from "./index.js";
 export { MerchantClient } from "./types/server.js";
+export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./types/proxy.js";
 import { init } from "./types/index.js";
 export default init;

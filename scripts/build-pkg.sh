@@ -59,6 +59,9 @@ wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$na
 mv "$glue/${name}_bg.wasm" pkg/web/
 rm -f "$glue/${name}_bg.wasm.d.ts"
 wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_server"
+# The server glue's declarations, for the shell's server-only modules (proxy.ts) to compile
+# against (type-only: at run time they use the glue their entry loaded).
+cp "pkg/node/$name.d.ts" "$glue/${name}_server.d.ts"
 
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)

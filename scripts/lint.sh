@@ -14,6 +14,7 @@ check() { # check NAME command...
 check "cargo fmt --check" cargo fmt --all --check
 check "clippy (native, all targets)" cargo clippy --quiet --workspace --all-targets -- -D warnings
 check "clippy (native, typescript and reqwest features)" cargo clippy --quiet -p settlement-wasm --all-targets --features typescript,reqwest -- -D warnings
+check "clippy (native, server feature)" cargo clippy --quiet -p settlement-wasm --all-targets --features server -- -D warnings
 check "clippy (wasm32, library)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown -- -D warnings
 check "clippy (wasm32, npm feature)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown --features npm -- -D warnings
 check "clippy (wasm32, server feature)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown --features server -- -D warnings

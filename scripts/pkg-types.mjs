@@ -36,14 +36,11 @@ const web = read(path.join(glueDir, `${name}.d.ts`));
 let shared = read(path.join(pkg, `node/${name}.d.ts`));
 const initAt = web.indexOf("\nexport type InitInput = ");
 if (initAt < 0) fail(`the staged ${name}.d.ts has no wasm-bindgen init section (did wasm-bindgen change?)`);
-if (web.slice(0, initAt).trimEnd() !== shared.trimEnd()) {
-  fail(`the browser glue's ${name}.d.ts (without its init section) differs from node/${name}.d.ts; one shared file no longer fits`);
-}
 
 // The glue's internal declarations: every class and function (the wasm exports), the shapes
-// they exchange, and the error interface the shell's SettlementError class replaces.
-const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor"]);
-const removed = new Set();
+// they exchange (the server build's proxy shapes too), and the error interface the shell's SettlementError class replaces.
+const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor",
+  "ProxyAnswer", "ProxyDecision"]);
 
 /** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */
 function declarationEnd(text, from, kind) {
@@ -69,24 +66,39 @@ function declarationEnd(text, from, kind) {
   fail(`unterminated declaration at ${text.slice(from, from + 60)}`);
 }
 
-const declaration = /^export (?:declare )?(class|function|interface|type) (\w+)/gm;
-let out = "";
-let at = 0;
-for (let m; (m = declaration.exec(shared));) {
-  const [, kind, id] = m;
-  if (!(kind === "class" || kind === "function" || INTERNAL_TYPES.has(id))) continue;
-  // With the doc comment right above it, if any.
-  let start = m.index;
-  const before = shared.slice(at, start);
-  const doc = /\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*$/.exec(before);
-  if (doc) start = at + doc.index;
-  const end = declarationEnd(shared, m.index, kind);
-  out += shared.slice(at, start);
-  at = end;
-  declaration.lastIndex = end;
-  removed.add(id);
+/** `text` without the wasm exports and internal shapes (each with its doc comment); and their names. */
+function withoutInternals(text) {
+  const declaration = /^export (?:declare )?(class|function|interface|type) (\w+)/gm;
+  const removed = new Set();
+  let out = "";
+  let at = 0;
+  for (let m; (m = declaration.exec(text));) {
+    const [, kind, id] = m;
+    if (!(kind === "class" || kind === "function" || INTERNAL_TYPES.has(id))) continue;
+    // With the doc comment right above it, if any.
+    let start = m.index;
+    const before = text.slice(at, start);
+    const doc = /\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*$/.exec(before);
+    if (doc) start = at + doc.index;
+    const end = declarationEnd(text, m.index, kind);
+    out += text.slice(at, start);
+    at = end;
+    declaration.lastIndex = end;
+    removed.add(id);
+  }
+  return { text: out + text.slice(at), removed };
 }
-shared = out + shared.slice(at);
+
+// The browser glue (`--features npm`) and the Node glue (the server build, `--features server`)
+// differ only in their wasm exports: the derived types must be the same.
+const { text: webTypes } = withoutInternals(web.slice(0, initAt));
+const stripped = withoutInternals(shared);
+const blankLines = (t) => t.replace(/\n\s*\n/g, "\n\n").trim();
+if (blankLines(webTypes) !== blankLines(stripped.text)) {
+  fail(`the browser glue's ${name}.d.ts (without its init section and wasm exports) differs from node/${name}.d.ts's types; one shared file no longer fits`);
+}
+shared = stripped.text;
+const removed = stripped.removed;
 const code = (text) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
 for (const id of removed) {
   if (new RegExp(`\\b${id}\\b`).test(code(shared))) fail(`node/${name}.d.ts still refers to the internal ${id}`);
@@ -114,8 +126,9 @@ const GLUE = `./glue/${name}.js`;
 const typesDir = path.join(pkg, "types");
 rmSync(typesDir, { recursive: true, force: true });
 mkdirSync(typesDir, { recursive: true });
-// index.d.ts (every entry) and server.d.ts (the server entries' MerchantClient, node.d.ts).
-const queue = ["index.d.ts", "server.d.ts"];
+// index.d.ts (every entry); server.d.ts and proxy.d.ts (the server entries' MerchantClient and
+// createProxyHandler, through node.d.ts).
+const queue = ["index.d.ts", "server.d.ts", "proxy.d.ts"];
 const copied = new Set();
 while (queue.length) {
   const file = queue.shift();
@@ -155,7 +168,7 @@ writeFileSync(path.join(pkg, "index.d.cts"),
   esm.replace(/^\/\/ Types of settlement-wasm:.*$/m,
     "// Types of settlement-wasm for `require` (CommonJS) consumers: a copy of index.d.ts."));
 const nodeEsm = read(path.join(pkg, "node.d.ts"));
-for (const from of ["./index.js", "./types/server.js"]) {
+for (const from of ["./index.js", "./types/server.js", "./types/proxy.js"]) {
   if (!nodeEsm.includes(`from "${from}"`)) fail(`node.d.ts must re-export ${from}`);
 }
 writeFileSync(path.join(pkg, "node.d.cts"),

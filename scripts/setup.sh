@@ -37,7 +37,8 @@ if [ "$have" != "$WASM_BINDGEN_VERSION" ]; then
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-# 3. npm dev dependencies (binaryen's wasm-opt, typescript, playwright-core) from the lockfile
+# 3. npm dev dependencies (binaryen's wasm-opt, typescript, playwright-core; express and hono for
+#    the JS layer's run of the README's proxy routes) from the lockfile
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "npm ci"
   npm ci --no-audit --no-fund --loglevel=error

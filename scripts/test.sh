@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: set-up, build, then every test layer in order, each layer's counts at the end.
 #   0. lint     cargo fmt --check, clippy -D warnings (native; wasm32 with and without npm)
-#   1. native   cargo test --workspace (core with its TypeScript declarations, the reqwest
-#               transport against an in-process sandbox, and the sandbox itself)
+#   1. native   cargo test --workspace (core with its TypeScript declarations and the server
+#               proxy, the reqwest transport against an in-process sandbox, and the sandbox itself)
 #   2. wasm     wasm-bindgen-test in Node and headless Chromium against the sandbox
 #   3. js       node:test importing the packed package by name + tsc --strict consumer
 #   4. e2e      the demo page in Chromium via playwright-core, with screenshots
@@ -45,7 +45,7 @@ scripts/setup.sh
 rm -rf "$logs" && mkdir -p "$logs"
 # REQUIRE_CHROMIUM: the sandbox's real-browser ramp test fails (not skips) without Chromium.
 layer lint scripts/lint.sh
-REQUIRE_CHROMIUM=1 layer native cargo test --workspace --features settlement-wasm/typescript,settlement-wasm/reqwest --color never
+REQUIRE_CHROMIUM=1 layer native cargo test --workspace --features settlement-wasm/typescript,settlement-wasm/reqwest,settlement-wasm/server --color never
 echo
 echo "######## build: pkg"
 scripts/build-pkg.sh

@@ -72,6 +72,7 @@
 //! | `config.rs` | client options: endpoint from `baseUrl`/`endpoint`, key, timeout, retries, headers |
 //! | `keys.rs` | key classification (public / secret / unknown), the browser guard decision |
 //! | `json.rs` | the core's JSON read trait (`JsValue` on wasm32, where JavaScript parses; `serde_json::Value` elsewhere) and the conversion to `serde_json::Value` at the Rust API |
+//! | `proxy.rs` | feature `server` only: the server proxy's checks (which bodies `createProxyHandler` forwards, its refusals, the redaction of the service's answers) |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | `amount.rs` | exact decimal amounts ([`parse_amount`]) |
 //! | `types.rs` | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
@@ -80,7 +81,9 @@
 //! | `js/` | feature `npm` only: the named wasm exports the npm package's TypeScript shell drives (`Core`, `PreparedCall`, `OrderSearch` and a few functions); conversion only |
 //!
 //! The feature `npm` (off by default) builds the npm package's layer: the `js` exports and
-//! the wasm32 global allocator. A Rust app that depends on this crate gets neither.
+//! the wasm32 global allocator. A Rust app that depends on this crate gets neither. The
+//! feature `server` adds the server-only code (`proxy`) to it: the server entries' build,
+//! never the browser's.
 //!
 //! # Notes for callers
 //! * The default `P2PPayment` selection includes `paymentMethod`, `amountLocal`, `amountUsd`
@@ -111,6 +114,8 @@ mod keys;
 mod merchant;
 pub mod operations;
 mod pager;
+#[cfg(feature = "server")]
+mod proxy;
 pub mod ramp;
 mod redact;
 mod retry;

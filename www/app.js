@@ -82,7 +82,7 @@ async function boot() {
   if (info) connection.suggestKey(info.keys.AGENT_KEY);
   connection.enable();
   document.body.dataset.ready = "true";
-  if (connection.apiKey()) {
+  if (connection.apiKey() || connection.viaProxy()) {
     await connection.connect();
   } else {
     ctx.status("Enter the agent API key to connect.");

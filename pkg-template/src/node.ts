@@ -12,6 +12,7 @@ export { OrderIterator } from "./orders.js";
 export { OrderWatch, type OrderWatchChange, type OrderWatchStatus, type OrderWatchUpdate } from "./watch.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
 export { SettlementError };
+export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";
 
 /** CommonJS `require`, as Node gives it to this module. */
 declare const require: (id: string) => unknown;

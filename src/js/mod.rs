@@ -9,6 +9,7 @@
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
 //! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `receive` |
 //! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
+//! | `ProxyPolicy` (`proxy.rs`, feature `server` only) | `createProxyHandler`'s checks: `checkMethod`, `check(body)` (forward or refuse), its own answers, `redact` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
@@ -19,6 +20,8 @@
 mod classes;
 mod error;
 mod options;
+#[cfg(feature = "server")]
+mod proxy;
 
 use wasm_bindgen::prelude::*;
 

@@ -2,15 +2,32 @@
 // desktop and phone width, written to target/screenshots/ and copied to docs/.
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { launch, requireSandbox, takeScreenshots, screenshotDir } from "./support/browser.mjs";
+import { launch, openPage, requireSandbox, startDemoServer, takeScreenshots, screenshotDir } from "./support/browser.mjs";
 
 requireSandbox();
 const browser = await launch();
 try {
   const shots = await takeScreenshots(browser, { dir: screenshotDir(), prefix: "demo" });
+  // The dashboard connected "through the server proxy (no key in the page)": the demo server's
+  // proxy route holds the key. The first screen at desktop width.
+  const demo = await startDemoServer();
+  try {
+    const s = await openPage(browser, { url: `${demo.url}/?connect=proxy` });
+    try {
+      await s.page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+      shots.proxy = path.join(screenshotDir(), "demo-proxy-desktop.png");
+      await s.page.screenshot({ path: shots.proxy, animations: "disabled", caret: "hide" });
+      const problems = s.problems();
+      if (problems.length) throw new Error(`page errors in proxy mode:\n${problems.join("\n")}`);
+    } finally {
+      await s.close();
+    }
+  } finally {
+    await demo.stop();
+  }
   const docs = path.resolve(process.env.DOCS_DIR || "docs");
   mkdirSync(docs, { recursive: true });
-  for (const file of [shots.desktop, shots.phone]) {
+  for (const file of [shots.desktop, shots.phone, shots.proxy]) {
     const dest = path.join(docs, path.basename(file));
     copyFileSync(file, dest);
     console.log(`wrote ${path.relative(process.cwd(), dest)}`);

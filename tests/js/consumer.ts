@@ -13,6 +13,7 @@ import init, {
   type OrderHistoryOptions, type RampPaymentRequest, type RampListenerOptions, type PaymentRequestStatus,
   type GraphQLVariables, type Currency, type PaymentMethodField,
   OrderWatch, type OrderWatchUpdate, type OrderWatchStatus, type OrderWatchChange, type WatchOrdersOptions,
+  createProxyHandler, type ProxyHandler, type ProxyOptions,
 } from "settlement-wasm";
 
 // Compile-time assertions.
@@ -361,3 +362,15 @@ export async function actions(bot: BotClient, order: P2PPayment, signal: AbortSi
   }
   return `${accepted} ${m.id}`;
 }
+
+// The server proxy (Node conditions: server.d.ts): a Fetch-API handler, typed options.
+const proxyOptions: ProxyOptions = {
+  endpoint: "bot", baseUrl: "https://service.example", allow: ["profile"],
+  apiKey: async (request: Request) => request.headers.get("x-user") ?? "",
+  authorize: (request: Request) => request.headers.has("cookie"),
+};
+const proxy: ProxyHandler = createProxyHandler(proxyOptions);
+const proxied: Promise<Response> = proxy(new Request("https://app.example/api/bot", { method: "POST" }));
+type _ProxyIsNotAny = Assert<Not<IsAny<typeof proxied>>>;
+// @ts-expect-error: the endpoint is "bot" or "merchant"
+createProxyHandler({ ...proxyOptions, endpoint: "admin" });

@@ -15,7 +15,7 @@ test("package.json: exports map serves browser, import and require, each with it
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   const root = manifest.exports["."];
   const targets = {
-    // The server entry's types add the secret-key methods of its MerchantClient.
+    // The server entry's types add the secret-key methods of its MerchantClient, and createProxyHandler.
     "node.import": [root.node.import, "./node.d.ts", "./node/index.mjs"],
     "node.require": [root.node.require, "./node.d.cts", "./node/index.cjs"],
     "require": [root.require, "./index.d.cts", "./index.js"],
@@ -47,16 +47,31 @@ test("every entry exports exactly the public API (no internals), and the types d
     "BotClient", "MerchantClient", "OrderIterator", "OrderWatch", "SettlementError", "classifyKey", "init",
     "initSync", "listenForRampEvents", "onchainRampUrl", "parseAmount",
   ];
+  // The server entries (Node) add the server-only API; the browser entry never has it.
+  const server = [...expected, "createProxyHandler"].sort();
   const web = await import(new URL("index.js", pkgDir).href);
   const cjs = require("settlement-wasm");
-  for (const [entry, m] of [["browser", web], ["node import", esm], ["node require", cjs]]) {
-    assert.deepEqual(Object.keys(m).filter((n) => n !== "default").sort(), expected, entry);
+  for (const [entry, m, names] of [["browser", web, expected], ["node import", esm, server], ["node require", cjs, server]]) {
+    assert.deepEqual(Object.keys(m).filter((n) => n !== "default").sort(), names, entry);
     assert.equal(typeof m.default, "function", `${entry}: default export (init)`);
   }
-  const dts = readFileSync(new URL("index.d.ts", pkgDir), "utf8") +
-    readFileSync(new URL("node/settlement_wasm.d.ts", pkgDir), "utf8");
-  for (const n of expected) assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${n}\\b|export \\{[^}]*\\b${n}\\b`), n);
-  assert.doesNotMatch(dts, /export function __/);
+  const derived = readFileSync(new URL("node/settlement_wasm.d.ts", pkgDir), "utf8");
+  const declares = (types, names) => {
+    const dts = readFileSync(new URL(types, pkgDir), "utf8") + derived;
+    for (const n of names) assert.match(dts, new RegExp(`export (declare )?(class|function|const) ${n}\\b|export \\{[^}]*\\b${n}\\b`), `${types}: ${n}`);
+    assert.doesNotMatch(dts, /export function __/);
+  };
+  declares("index.d.ts", expected);
+  // The server entries' types: index.d.ts's (re-exported whole) and the server-only names.
+  for (const [types, index] of [["node.d.ts", "./index.js"], ["node.d.cts", "./index.cjs"]]) {
+    assert.match(readFileSync(new URL(types, pkgDir), "utf8"), new RegExp(`export \\* from "${index.replace(".", "\\.")}"`), types);
+    declares(types, ["MerchantClient", "createProxyHandler"]);
+  }
+  assert.doesNotMatch(readFileSync(new URL("index.d.ts", pkgDir), "utf8"), /createProxyHandler/, "browser types");
+  // Nor the browser build's code or wasm: the proxy's checks are compiled into the server build only.
+  assert.doesNotMatch(readFileSync(new URL("index.js", pkgDir), "utf8"), /ProxyPolicy|createProxyHandler/);
+  assert.ok(!readFileSync(new URL("web/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "browser wasm has no proxy export");
+  assert.ok(readFileSync(new URL("node/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "server wasm has the proxy export");
 });
 
 test("init() is idempotent in Node and resolves at once", async () => {

@@ -58,9 +58,12 @@ export function createContext({ activity, sandbox }) {
       let client = null;
       try {
         const headers = sim ? { "x-sandbox-fault": sim.fault, "x-sandbox-tag": sim.tag } : undefined;
+        // Through the server proxy: its endpoint, and no key (the server adds it).
+        const where = ctx.conn.endpoint
+          ? { endpoint: ctx.conn.endpoint }
+          : { baseUrl: ctx.conn.baseUrl, apiKey: ctx.conn.apiKey || undefined };
         client = new ctx.mod.BotClient({
-          baseUrl: ctx.conn.baseUrl,
-          apiKey: ctx.conn.apiKey || undefined,
+          ...where,
           headers,
           fetch: activity.tracingFetch(entry),
           ...(sim && sim.client),

@@ -105,7 +105,11 @@ export function initQueue(ctx, { activity, rowActions }) {
   async function start() {
     stop();
     show(el.error, false);
-    client = new ctx.mod.BotClient({ baseUrl: ctx.conn.baseUrl, apiKey: ctx.conn.apiKey || undefined, fetch: pollFetch });
+    // Through the server proxy: its endpoint and no key (the server adds it).
+    const where = ctx.conn.endpoint
+      ? { endpoint: ctx.conn.endpoint }
+      : { baseUrl: ctx.conn.baseUrl, apiKey: ctx.conn.apiKey || undefined };
+    client = new ctx.mod.BotClient({ ...where, fetch: pollFetch });
     const w = client.watchOrders({ filter: { status: "pending" }, perPage: 10, fields: FIELDS, intervalMs: INTERVAL_MS });
     watch = w;
     w.onStatusChange(renderStatus);

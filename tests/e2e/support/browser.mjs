@@ -186,3 +186,33 @@ export async function closeSession(s, what = "the page logged errors or threw") 
   await s.close();
   assert.deepEqual(problems, [], what);
 }
+
+/**
+ * Starts the demo server (scripts/demo-server.mjs: the page's origin in front of the sandbox,
+ * with the server proxy route POST /api/bot holding AGENT_KEY) on a free 127.0.0.1 port.
+ * Resolves to `{ url, stop }`; `stop()` ends the process by its PID.
+ */
+export async function startDemoServer() {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [path.resolve("scripts/demo-server.mjs"), "0"], {
+    env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("the demo server did not start in 30 s")), 30_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /demo server: (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`the demo server exited (${code})`)); });
+  });
+  return {
+    url,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      process.kill(child.pid);
+    }),
+  };
+}

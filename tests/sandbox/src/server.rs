@@ -85,6 +85,9 @@ pub struct LogEntry {
     pub query: Option<String>,
     pub variables: Value,
     pub has_authorization: bool,
+    /// The names of the request's headers, lower-case and sorted (what a proxy in front of
+    /// the sandbox forwarded); never their values.
+    pub header_names: Vec<String>,
     pub tag: Option<String>,
     pub fault: Option<String>,
     /// Whether the fault header actually changed this request (false past fail-first).
@@ -513,6 +516,16 @@ async fn graphql_endpoint(state: Arc<AppState>, endpoint: Endpoint, req: Request
         query: peek.get("query").and_then(Value::as_str).map(redact_keys),
         variables: redact_value(peek.get("variables").cloned().unwrap_or(Value::Null)),
         has_authorization: parts.headers.contains_key(header::AUTHORIZATION),
+        header_names: {
+            let mut names: Vec<String> = parts
+                .headers
+                .keys()
+                .map(|n| n.as_str().to_owned())
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        },
         tag: tag.as_deref().map(redact_keys),
         fault: fault_text.as_deref().map(redact_keys),
         fault_applied: false,
