@@ -62,6 +62,7 @@ pub mod call;
 pub mod config;
 pub mod error;
 pub mod graphql;
+pub mod host;
 pub mod inputs;
 pub mod json;
 pub mod keys;
