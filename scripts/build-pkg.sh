@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build the npm package into pkg/: wasm32 release build -> wasm-bindgen (web + nodejs)
-# -> wasm-opt (npm binaryen) -> the TypeScript shell (pkg-template/src/): type-checked and its
+# Build the npm package into pkg/: two wasm32 release builds (the browser's with
+# `--features npm`, the server entries' with `--features server`, which adds the server-only
+# exports) -> wasm-bindgen (web + nodejs) -> wasm-opt (npm binaryen) -> the TypeScript shell (pkg-template/src/): type-checked and its
 # declarations emitted by tsc, bundled with the glue by esbuild -> package files -> sizes.
 # Usage: scripts/build-pkg.sh [--dev]   (--dev: no wasm-opt and no minification, for quick
 # iterations; the sizes are printed, the budget is not enforced)
@@ -35,17 +36,29 @@ fi
 registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
 remap=""
 for d in "$registry"/*/; do [ -d "$d" ] && remap="$remap --remap-path-prefix=$d="; done
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
-  cargo rustc --quiet --lib --target wasm32-unknown-unknown --release --features npm --crate-type cdylib
+# The server-only code (feature `server`: the proxy's checks, secret-key operations) never
+# enters the browser build: two builds of the cdylib, each copied to its own path before the
+# next one overwrites target/.../$name.wasm.
+wasm_browser=target/pkg-wasm/browser/$name.wasm
+wasm_server=target/pkg-wasm/server/$name.wasm
+mkdir -p "$(dirname "$wasm_browser")" "$(dirname "$wasm_server")"
+build_cdylib() { # build_cdylib FEATURE OUT
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
+    cargo rustc --quiet --lib --target wasm32-unknown-unknown --release --features "$1" --crate-type cdylib
+  cp "$wasm_in" "$2"
+}
+build_cdylib npm "$wasm_browser"
+build_cdylib server "$wasm_server"
 
 rm -rf pkg "$glue" "$types"
 mkdir -p pkg/web pkg/node "$glue"
 # The browser glue goes where the shell imports it (esbuild bundles it into index.js); its
-# .wasm into pkg/web/. The Node glue stays beside the Node entry, which requires it.
-wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$wasm_in"
+# .wasm into pkg/web/. The Node glue (of the server build) stays beside the Node entry, which
+# requires it.
+wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$wasm_browser"
 mv "$glue/${name}_bg.wasm" pkg/web/
 rm -f "$glue/${name}_bg.wasm.d.ts"
-wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_in"
+wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_server"
 
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)

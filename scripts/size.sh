@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Print raw and gzip (-9) sizes of the built package: the browser build (what a page loads:
-# the .wasm and index.js, the entry with the wasm-bindgen glue bundled in) and the Node build.
+# the .wasm and index.js, the entry with the wasm-bindgen glue bundled in; compiled without the
+# server-only code) and the Node build (the server build, `--features server`).
 # Budget: browser .wasm + index.js <= 60 KB gzip (the release build fails above it;
 # `--no-budget`, for the unoptimised `build-pkg.sh --dev`, only prints). wasm-load-error.js is
 # loaded only after a failed init(), so it is listed apart.
