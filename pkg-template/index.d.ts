@@ -6,7 +6,8 @@
 // It needs no `lib` beyond ES2022 and either "dom" or @types/node.
 export * from "./node/settlement_wasm.js";
 export {
-  BotClient, MerchantClient, OrderIterator, SettlementError, classifyKey, onchainRampUrl, parseAmount,
+  BotClient, MerchantClient, OrderIterator, OrderWatch, type OrderWatchChange, type OrderWatchStatus,
+  type OrderWatchUpdate, SettlementError, classifyKey, onchainRampUrl, parseAmount,
   listenForRampEvents, init, initSync, type InitInput, type InitSource,
 } from "./types/index.js";
 import { init } from "./types/index.js";

@@ -3,7 +3,9 @@
 # sandbox that allows 1,000-row pages, and run tests/bench/bench.mjs in headless Chromium: per
 # call (10 and 1,000 rows, against plain fetch + JSON.parse and graphql-request), instantiation,
 # and cold start (import() to the first profile(), locally and under network emulation, with and
-# without preload hints), in BENCH_BATCHES batches (default 3): medians and spread.
+# without preload hints), in BENCH_BATCHES batches (default 3): medians and spread. Then
+# tests/bench/watch.mjs: the order watch's main-thread time per poll of a 25-row page, and the
+# requests it sends over 60 s while the page is hidden (0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -18,4 +20,4 @@ printf 'graphql-request bundle: %d B raw, %d B gzip\n' "$(wc -c <"$root/www/vend
 # SANDBOX_SCRIPT: another checkout's with-sandbox.sh (its release sandbox already built).
 here="$PWD"
 "${SANDBOX_SCRIPT:-scripts/with-sandbox.sh}" --release --static-root "$here/$root" --max-per-page 1000 -- \
-  bash -c "cd '$here' && BENCH_ROOT='$root' node tests/bench/bench.mjs"
+  bash -c "cd '$here' && BENCH_ROOT='$root' node tests/bench/bench.mjs && node tests/bench/watch.mjs"

@@ -12,5 +12,7 @@ port="${PORT:-8787}"
 echo
 echo "Starting the sandbox service on 127.0.0.1:$port (PORT=0 picks a free port). Ctrl-C stops it."
 echo "The demo dashboard is the SANDBOX_URL below; the keys are the sandbox's demo keys."
+echo "The demo agent receives a new pending order every 20 s (watch the incoming-orders queue)."
 echo
-exec target/debug/settlement-sandbox --port "$port" --ramp-port 0
+# --new-order-every: the demo agent receives a new pending order every 20 s (the live queue).
+exec target/debug/settlement-sandbox --port "$port" --ramp-port 0 --new-order-every 20

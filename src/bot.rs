@@ -351,6 +351,9 @@ impl<T: Transport> Orders<'_, T> {
     }
 }
 
+mod watch;
+pub use watch::OrderWatch;
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 

@@ -114,12 +114,37 @@ impl PreparedCall {
     /// a network error, timeout or abort after it was sent ends in `outcome_unknown`. An abort
     /// that arrived before this decision wins over the attempt's result.
     pub fn decide(&self, config: &Config, attempt: Attempt) -> Next {
+        let number = attempt.number;
+        let random = attempt.random;
+        let err = match self.outcome(config, attempt) {
+            Ok(success) => return Next::Done(success),
+            Err(err) => err,
+        };
+        // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
+        if !self.retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
+            return Next::Fail(config.redact(Error::outcome_unknown(&err)));
+        }
+        if err.code == Code::Aborted
+            || !self.retryable
+            || number >= config.max_retries()
+            || !retry::is_retryable(&err)
+        {
+            return Next::Fail(config.redact(err));
+        }
+        Next::Retry(retry::delay_ms(number, err.retry_after_ms, random))
+    }
+
+    /// What one attempt amounts to, before any retry decision: the decoded value, or the
+    /// error it is (not yet redacted). An abort that arrived before this wins over the
+    /// attempt's result. [`PreparedCall::decide`] and the order watch
+    /// ([`crate::watch::Watch::settle`]) both start here.
+    pub fn outcome(&self, config: &Config, attempt: Attempt) -> Result<Success, Error> {
         let sent = if attempt.aborted {
             Err(TransportError::Aborted)
         } else {
             attempt.sent
         };
-        let outcome = match sent {
+        match sent {
             Ok(response) => decode_response(
                 response.status,
                 response.retry_after.as_deref(),
@@ -134,27 +159,7 @@ impl PreparedCall {
             Err(TransportError::Aborted) => Err(Error::aborted()),
             Err(TransportError::Timeout) => Err(Error::timeout(config.timeout_ms())),
             Err(TransportError::Network(reason)) => Err(Error::network(&reason)),
-        };
-        let err = match outcome {
-            Ok(success) => return Next::Done(success),
-            Err(err) => err,
-        };
-        // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
-        if !self.retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
-            return Next::Fail(config.redact(Error::outcome_unknown(&err)));
         }
-        if err.code == Code::Aborted
-            || !self.retryable
-            || attempt.number >= config.max_retries()
-            || !retry::is_retryable(&err)
-        {
-            return Next::Fail(config.redact(err));
-        }
-        Next::Retry(retry::delay_ms(
-            attempt.number,
-            err.retry_after_ms,
-            attempt.random,
-        ))
     }
 }
 

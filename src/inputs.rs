@@ -142,6 +142,19 @@ pub fn per_page(value: i64) -> Result<i64, Error> {
     )
 }
 
+/// A watch's wait option (`intervalMs`, `maxIntervalMs`): an integer of ms from `min` to
+/// 2147483647 (the longest `setTimeout` delay).
+pub fn wait_ms(value: i64, field: &str, min: i64) -> Result<i64, Error> {
+    if value < min || value > MAX_GRAPHQL_INT {
+        let mut m = String::from(field);
+        m.push_str(" must be an integer from ");
+        m.push_str(&min.to_string());
+        m.push_str(" to 2147483647 (ms)");
+        return Err(Error::invalid(field, m));
+    }
+    Ok(value)
+}
+
 /// Whether `year-month-day` is a real date of the proleptic Gregorian calendar.
 pub fn is_valid_date(year: u32, month: u32, day: u32) -> bool {
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;

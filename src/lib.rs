@@ -27,6 +27,7 @@
 //! | [`operations`] | one declaration per built-in operation: endpoint, kind, root field, arguments (GraphQL type, caller name, check), default selection, result type, client method; documents, the schema test and both shells' method lists derive from it |
 //! | [`call`] | one call, sans I/O: [`call::prepare`], [`PreparedCall::decide`] (retry, `outcome_unknown`, abort wins); [`call::run`], the Rust shell's loop; [`Client`], the Rust clients' shared part |
 //! | [`pager`] | the order history page by page: [`pager::Pager`], [`PageQuery`], [`Search`] (`orders()` and `reconcile`'s matching) |
+//! | [`watch`] | `watchOrders`: [`watch::Watch`], the polls' schedule (interval, backoff, `Retry-After`, pause while hidden, stop) and the diff of their snapshots, coalesced against the last delivered one |
 //! | [`inputs`] | argument validation, before any I/O |
 //! | [`graphql`] | `selection` (validated field paths), `body` (the serde request body), `scan` (read-only check of caller documents), `response` (the envelope) |
 //! | [`retry`] | which failures retry, backoff with jitter, `Retry-After` |
@@ -74,6 +75,7 @@ pub mod redact;
 pub mod retry;
 pub mod transport;
 pub mod types;
+pub mod watch;
 
 #[cfg(all(target_arch = "wasm32", feature = "npm"))]
 mod js;
@@ -92,7 +94,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 mod testing;
 
 pub use amount::{parse_amount, ParsedAmount};
-pub use bot::{BotClient, Orders};
+pub use bot::{BotClient, OrderWatch, Orders};
 pub use call::{Client, PreparedCall};
 pub use config::{BotOptions, ClientOptions, MerchantOptions};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};

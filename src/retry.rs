@@ -31,17 +31,24 @@ pub fn delay_ms(attempt: u32, retry_after_ms: Option<u64>, random: f64) -> u64 {
     if let Some(ms) = retry_after_ms {
         return ms.min(MAX_RETRY_AFTER_MS);
     }
-    let ceiling = if attempt >= 16 {
-        MAX_DELAY_MS
-    } else {
-        (BASE_DELAY_MS << attempt).min(MAX_DELAY_MS)
-    };
-    let r = if random.is_finite() {
+    let ceiling = ceiling_ms(BASE_DELAY_MS, MAX_DELAY_MS, attempt);
+    ((ceiling as f64) * unit(random)) as u64 % (ceiling + 1)
+}
+
+/// The exponential backoff's ceiling: `base * 2^doublings`, at most `cap`.
+pub fn ceiling_ms(base: u64, cap: u64, doublings: u32) -> u64 {
+    base.checked_shl(doublings)
+        .filter(|c| c >> doublings == base)
+        .map_or(cap, |c| c.min(cap))
+}
+
+/// A jitter source's value clamped to `[0, 1]` (0 when it is not a finite number).
+pub fn unit(random: f64) -> f64 {
+    if random.is_finite() {
         random.clamp(0.0, 1.0)
     } else {
         0.0
-    };
-    ((ceiling as f64) * r) as u64 % (ceiling + 1)
+    }
 }
 
 /// Parses a `Retry-After` value: delta seconds (`"120"`) or an HTTP-date
@@ -211,6 +218,7 @@ mod tests {
             let d = delay_ms(attempt, None, r);
             let ceiling = if attempt >= 16 { MAX_DELAY_MS } else { (BASE_DELAY_MS << attempt).min(MAX_DELAY_MS) };
             prop_assert!(d <= ceiling);
+            prop_assert_eq!(ceiling, ceiling_ms(BASE_DELAY_MS, MAX_DELAY_MS, attempt));
         }
 
         #[test]

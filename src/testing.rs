@@ -53,6 +53,8 @@ pub struct FakeTransport {
     pub abort_during_sleep: RefCell<Option<AbortFlag>>,
     /// What `browser_like` reports (a simulated browser page).
     pub browser: Cell<bool>,
+    /// Whether a sleep moves `now_ms` forward by its length (a virtual clock).
+    pub sleeps_advance_clock: Cell<bool>,
 }
 
 impl FakeTransport {
@@ -65,6 +67,7 @@ impl FakeTransport {
             now_ms: Cell::new(1_445_412_470_000.0), // 2015-10-21T07:27:50Z
             abort_during_sleep: RefCell::new(None),
             browser: Cell::new(false),
+            sleeps_advance_clock: Cell::new(false),
         }
     }
 
@@ -143,6 +146,9 @@ impl Transport for FakeTransport {
 
     async fn sleep(&self, ms: u64, signal: Option<&Signal>) -> Result<(), TransportError> {
         self.sleeps.borrow_mut().push(ms);
+        if self.sleeps_advance_clock.get() {
+            self.now_ms.set(self.now_ms.get() + ms as f64);
+        }
         if let Some(flag) = self.abort_during_sleep.borrow_mut().take() {
             flag.abort();
         }

@@ -151,6 +151,46 @@ pub struct OrdersArgs {
     pub signal: Option<Signal>,
 }
 
+/// Options of `watchOrders()`: the first page of the order history, polled one request at a
+/// time, as an async iterable of what changed. Invalid options throw at once from
+/// `watchOrders()` (`invalid_input`, `field` naming the option).
+///
+/// @example
+/// ```js
+/// for await (const { rows, added } of bot.watchOrders({ filter: { status: "pending" } })) { … }
+/// ```
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "WatchOrdersOptions"))]
+pub struct WatchOrdersArgs {
+    /// Narrows the rows watched, as in `orderHistory`.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub filter: OrderHistoryFilter,
+    /// Rows of the watched (first) page: an integer ≥ 1, default 25.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub per_page: Option<i64>,
+    /// `P2PPayment` fields to select instead of the default; `id` and `status` are always
+    /// selected (added when missing).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// The wait between the end of one poll and the start of the next, in ms: an integer
+    /// from 1000 to 2147483647, default 10000.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub interval_ms: Option<i64>,
+    /// The longest wait after failed polls (the backoff's cap), in ms: an integer from
+    /// `intervalMs` to 2147483647, default 300000 (or `intervalMs` when that is longer).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub max_interval_ms: Option<i64>,
+    /// In a page, send no poll while `document.visibilityState` is `"hidden"`, and poll at once
+    /// when it is visible again (default `true`). Node and workers never pause.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub pause_when_hidden: Option<bool>,
+    /// Aborting it ends the watch, as `stop()` does.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
 /// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an

@@ -1,6 +1,6 @@
 // The settlement-wasm demo dashboard: the bootstrap. Plain ES modules, no build step; the page
-// uses only the package's public API: init, BotClient (reads, the agent actions and
-// reconcile) and SettlementError (errors are read by name and code), and for the onchain-ramp panel onchainRampUrl, listenForRampEvents and
+// uses only the package's public API: init, BotClient (reads, the live queue's watchOrders, the
+// agent actions and reconcile) and SettlementError (errors are read by name and code), and for the onchain-ramp panel onchainRampUrl, listenForRampEvents and
 // classifyKey. Each panel is a module in panels/ whose init binds its part of index.html and
 // returns a small API; this file builds the shared context (lib/context.js), wires the panels
 // to each other, loads the package and connects.
@@ -16,6 +16,7 @@ import { initWithdrawal } from "./panels/withdrawal.js";
 import { initRamp } from "./panels/ramp.js";
 import { initActions } from "./panels/actions.js";
 import { initEditors } from "./panels/editors.js";
+import { initQueue } from "./panels/queue.js";
 
 const PKG_URL = new URL("../pkg/index.js", import.meta.url).href;
 
@@ -27,15 +28,20 @@ const ctx = createContext({ activity, sandbox });
 let probedBase; // the base URL last probed for the sandbox (see detectSandbox)
 
 const profile = initProfile(ctx);
-// Order actions reload the page of orders they changed; the editors reload the profile.
-const actions = initActions(ctx, { reload: () => orders.reload() });
+// Order actions reload the page of orders they changed (and poll the live queue at once); the
+// editors reload the profile.
+const actions = initActions(ctx, { reload: () => { queue.refresh(); return orders.reload(); } });
 const orders = initOrders(ctx, { rowActions: actions.rowActions });
+const queue = initQueue(ctx, { activity, rowActions: actions.rowActions });
 const editors = initEditors(ctx, { reloadProfile: () => profile.load() });
 const withdrawal = initWithdrawal(ctx);
 const ramp = initRamp(ctx);
 const connection = initConnection(ctx, {
   checkSandbox: async (baseUrl) => { if (baseUrl !== probedBase) await detectSandbox(baseUrl); },
-  connected: () => Promise.all([profile.connected(), orders.connected(), withdrawal.connected(), editors.connected()]),
+  connected: () => {
+    queue.connected();
+    return Promise.all([profile.connected(), orders.connected(), withdrawal.connected(), editors.connected()]);
+  },
 });
 const el = { pkgStatus: $("pkg-status"), pkgExports: $("pkg-exports") };
 

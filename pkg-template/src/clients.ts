@@ -7,13 +7,14 @@ import type {
   MarkWithdrawalAsPaidOptions, MerchantCallOptions, MerchantClientOptions, OrderHistoryOptions,
   OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
   PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
-  RequestOptions, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions, WithdrawalInfo,
+  RequestOptions, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions, WatchOrdersOptions, WithdrawalInfo,
   WithdrawalInfoOptions,
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import type { BotMethod, MerchantMethod } from "./operations.js";
 import { fromGlue, notLive } from "./errors.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
+import { watch, type OrderWatch } from "./watch.js";
 import { release, wasm } from "./wasm.js";
 
 /** What a client instance holds: its Core while it is live, and what its calls need. */
@@ -123,6 +124,22 @@ export class BotClient {
     const client = BotClient.#of(this);
     if (!client) throw notLive("BotClient");
     return client.search((core) => core.orders(options));
+  }
+
+  /**
+   * A live view of the first page of the order history: an `OrderWatch`, async iterable of
+   * updates `{ rows, added, changed, removed, total }` (the first has every row in `added`;
+   * later ones come only when something changed). Polls one request at a time, `intervalMs`
+   * (10 s) after the previous one settled; backs off after a retryable failure (up to
+   * `maxIntervalMs`, honouring `Retry-After`); pauses while the page is hidden
+   * (`pauseWhenHidden`); ends with the `SettlementError` of a failure that is not retryable.
+   * `stop()`, `break` or the `signal` option's abort end it. Throws on invalid options.
+   */
+  watchOrders(options?: WatchOrdersOptions): OrderWatch {
+    const client = BotClient.#of(this);
+    if (!client) throw notLive("BotClient");
+    const controller = new AbortController();
+    return watch(client.use((core) => core.watchOrders(options, controller.signal)), controller, client.fetch);
   }
 
   /**

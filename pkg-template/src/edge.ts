@@ -7,9 +7,10 @@ import wasmModule from "./settlement_wasm_bg.wasm?module";
 import { init, start } from "./server.js";
 
 export {
-  BotClient, MerchantClient, OrderIterator, SettlementError, classifyKey, listenForRampEvents, onchainRampUrl,
-  parseAmount, init, initSync,
+  BotClient, MerchantClient, OrderIterator, OrderWatch, SettlementError, classifyKey, listenForRampEvents,
+  onchainRampUrl, parseAmount, init, initSync,
 } from "./server.js";
+export type { OrderWatchChange, OrderWatchStatus, OrderWatchUpdate } from "./watch.js";
 
 start(wasmModule, "workerd/edge-light");
 

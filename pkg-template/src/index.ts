@@ -13,14 +13,16 @@ import wbgInit, {
 import { BotClient, MerchantClient } from "./clients.js";
 import { SettlementError, invalid } from "./errors.js";
 import { OrderIterator } from "./orders.js";
+import { OrderWatch } from "./watch.js";
 import { bind } from "./wasm.js";
 
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
-export { BotClient, MerchantClient, OrderIterator, SettlementError };
+export { BotClient, MerchantClient, OrderIterator, OrderWatch, SettlementError };
+export type { OrderWatchChange, OrderWatchStatus, OrderWatchUpdate } from "./watch.js";
 
 // The classes keep their names in the minified bundle (its minifier renames them).
 for (const [C, name] of [[BotClient, "BotClient"], [MerchantClient, "MerchantClient"], [OrderIterator, "OrderIterator"],
-  [SettlementError, "SettlementError"]] as const) {
+  [OrderWatch, "OrderWatch"], [SettlementError, "SettlementError"]] as const) {
   Object.defineProperty(C, "name", { value: name });
 }
 

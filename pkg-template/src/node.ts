@@ -8,9 +8,10 @@ import bytes from "./glue-server/settlement_wasm_bg.wasm";
 import { init, start } from "./server.js";
 
 export {
-  BotClient, MerchantClient, OrderIterator, SettlementError, classifyKey, listenForRampEvents, onchainRampUrl,
-  parseAmount, init, initSync,
+  BotClient, MerchantClient, OrderIterator, OrderWatch, SettlementError, classifyKey, listenForRampEvents,
+  onchainRampUrl, parseAmount, init, initSync,
 } from "./server.js";
+export type { OrderWatchChange, OrderWatchStatus, OrderWatchUpdate } from "./watch.js";
 
 start(bytes, "node");
 

@@ -12,6 +12,7 @@ import { bind } from "./wasm.js";
 
 export { BotClient, MerchantClient } from "./clients.js";
 export { OrderIterator } from "./orders.js";
+export { OrderWatch } from "./watch.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
 export { SettlementError };
 

@@ -24,7 +24,7 @@ export function isAborted(signal: AbortSignal | undefined): boolean {
  * Runs `onAbort` when `signal` aborts, until the returned function is called (it removes the
  * listener). A signal whose listener methods throw is then never observed.
  */
-function onAbort(signal: AbortSignal | undefined, onAbort: () => void): () => void {
+export function onAbort(signal: AbortSignal | undefined, onAbort: () => void): () => void {
   if (!signal) return () => {};
   try {
     signal.addEventListener("abort", onAbort);

@@ -1,5 +1,5 @@
-//! The exported classes: [`Core`] (a client's configuration), [`Call`] (one call) and
-//! [`Search`] (`orders()` and `reconcile`).
+//! The exported classes: [`Core`] (a client's configuration), [`Call`] (one call),
+//! [`Search`] (`orders()` and `reconcile`) and [`Watch`] (`watchOrders()`).
 //!
 //! An export that runs JavaScript while it works (reading a caller's value, building an
 //! error) returns a `Result`, never exactly one JavaScript value. Node 20's V8 inlines a
@@ -11,7 +11,7 @@
 
 use std::rc::Rc;
 
-use js_sys::Function;
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
 use super::{error, object, options};
@@ -132,6 +132,25 @@ impl Core {
             Ok(crate::pager::Search::orders(query))
         });
         self.search(search)
+    }
+
+    /// `watchOrders(options)`: checks the options and starts the watch, not yet polling. Its
+    /// poll's requests carry `signal` (the shell's own, which `stop()` aborts); the caller's
+    /// `options.signal` is handed back as `callerSignal`.
+    #[wasm_bindgen(js_name = watchOrders)]
+    pub fn watch_orders(&self, options: JsValue, signal: Signal) -> Result<Watch, JsValue> {
+        let watch = options::watch_args(&options).and_then(|mut args| {
+            let caller_signal = args.signal.replace(signal);
+            Ok((crate::watch::Watch::new(args)?, caller_signal))
+        });
+        match watch {
+            Ok((watch, caller_signal)) => Ok(Watch {
+                settings: Rc::clone(&self.settings),
+                watch,
+                caller_signal,
+            }),
+            Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
+        }
     }
 
     /// `reconcile(order, options)`: checks `order.id`, `order.orderId` and the options and
@@ -283,5 +302,133 @@ impl Search {
     /// Ends the search (after a failed call, or when the consumer stops early).
     pub fn finish(&mut self) {
         self.search.finish();
+    }
+}
+
+/// `watchOrders()`: the core's order watch (see [`crate::watch::Watch`]). The shell keeps the
+/// clock (`now`: `performance.now()`), the timers and the page's visibility; the watch says
+/// what to do and what changed.
+#[wasm_bindgen(js_name = OrderWatchCore)]
+pub struct Watch {
+    settings: Rc<Settings>,
+    watch: crate::watch::Watch,
+    caller_signal: Option<Signal>,
+}
+
+#[wasm_bindgen(js_class = OrderWatchCore)]
+impl Watch {
+    /// The poll (the same call every time; the shell makes it once and frees it at the end).
+    pub fn call(&self) -> Call {
+        Call {
+            settings: Rc::clone(&self.settings),
+            call: self.watch.call().clone(),
+        }
+    }
+
+    /// The caller's `options.signal`, if any: its abort ends the watch.
+    #[wasm_bindgen(getter, js_name = callerSignal)]
+    pub fn caller_signal(&self) -> Option<Signal> {
+        self.caller_signal.clone()
+    }
+
+    /// Whether a hidden page pauses the polls (`pauseWhenHidden`).
+    #[wasm_bindgen(getter, js_name = pauseWhenHidden)]
+    pub fn pause_when_hidden(&self) -> bool {
+        self.watch.schedule().pause_when_hidden
+    }
+
+    /// What to do at `now`: send the poll (then `settle`), sleep `delayMs`, nothing until the
+    /// page is visible (`idle`), or stop.
+    #[wasm_bindgen(unchecked_return_type = "WatchStep")]
+    pub fn step(&mut self, now: f64) -> Result<JsValue, JsValue> {
+        use crate::watch::Command;
+        let kind = |k: &str| JsValue::from_str(k);
+        Ok(match self.watch.step(now) {
+            Command::Send => object(&[("kind", &kind("send"))]),
+            Command::Sleep(ms) => object(&[
+                ("kind", &kind("sleep")),
+                ("delayMs", &JsValue::from_f64(ms as f64)),
+            ]),
+            Command::Idle => object(&[("kind", &kind("idle"))]),
+            Command::Stop => object(&[("kind", &kind("stop"))]),
+        })
+    }
+
+    /// Takes in what the poll's attempt brought back (`aborted`: whether the shell's signal
+    /// is aborted now), at `now`.
+    pub fn settle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
+        aborted: bool,
+        now: f64,
+    ) -> Result<(), JsValue> {
+        let attempt = Attempt {
+            number: 0,
+            sent: crate::transport::outcome(&outcome),
+            aborted,
+            now_ms: js_sys::Date::now(),
+            random: js_sys::Math::random(),
+        };
+        self.watch.settle(&self.settings.config, attempt, now);
+        Ok(())
+    }
+
+    /// The page's visibility changed (`hidden`: `document.visibilityState === "hidden"`).
+    #[wasm_bindgen(js_name = setHidden)]
+    pub fn set_hidden(&mut self, hidden: bool, now: f64) {
+        self.watch.set_hidden(hidden, now);
+    }
+
+    /// Ends the watch: `step` says `stop` from now on.
+    pub fn stop(&mut self) {
+        self.watch.stop();
+    }
+
+    /// The status at `now`: `{ state, error?, nextPollInMs? }`.
+    #[wasm_bindgen(unchecked_return_type = "WatchStatus")]
+    pub fn status(&self, now: f64) -> Result<JsValue, JsValue> {
+        let status = self.watch.status(now);
+        let state = JsValue::from_str(status.state.as_str());
+        let mut members = vec![("state", state)];
+        if let Some(e) = &status.error {
+            members.push(("error", error::to_js(e)));
+        }
+        if let Some(ms) = status.next_poll_in_ms {
+            members.push(("nextPollInMs", JsValue::from_f64(ms as f64)));
+        }
+        let refs: Vec<(&str, &JsValue)> = members.iter().map(|(k, v)| (*k, v)).collect();
+        Ok(object(&refs))
+    }
+
+    /// What changed since the last update taken, `{ rows, added, changed, removed, total }`,
+    /// or `undefined` when nothing did.
+    #[wasm_bindgen(js_name = takeUpdate, unchecked_return_type = "WatchUpdate | undefined")]
+    pub fn take_update(&mut self) -> Result<JsValue, JsValue> {
+        let Some(u) = self.watch.take_update() else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let list = |rows: Vec<JsValue>| -> JsValue { rows.into_iter().collect::<Array>().into() };
+        let changed: Array = u
+            .changed
+            .into_iter()
+            .map(|c| object(&[("before", &c.before), ("after", &c.after)]))
+            .collect();
+        let total = u.total.map_or(JsValue::NULL, JsValue::from_f64);
+        Ok(object(&[
+            ("rows", &list(u.rows)),
+            ("added", &list(u.added)),
+            ("changed", &changed.into()),
+            ("removed", &list(u.removed)),
+            ("total", &total),
+        ]))
+    }
+
+    /// Throws the failure that ended the watch, once; returns when there is none.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> Result<(), JsValue> {
+        match self.watch.take_error() {
+            Some(e) => Err(error::to_js(&e)),
+            None => Ok(()),
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! | `Core` (`classes.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
+//! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
@@ -45,6 +46,29 @@ export type AttemptOutcome =
 export type Decision =
   | { kind: "done"; value: any }
   | { kind: "retry"; delayMs: number };
+
+/** What an order watch's driver does next: send its poll, sleep, wait for the page to be visible, or stop. */
+export type WatchStep =
+  | { kind: "send" }
+  | { kind: "sleep"; delayMs: number }
+  | { kind: "idle" }
+  | { kind: "stop" };
+
+/** An order watch's state. */
+export type WatchStatus = {
+  state: "polling" | "paused" | "retrying" | "stopped";
+  error?: unknown;
+  nextPollInMs?: number;
+};
+
+/** What changed since the last update (rows as the service sent them). */
+export type WatchUpdate = {
+  rows: any[];
+  added: any[];
+  changed: { before: any; after: any }[];
+  removed: any[];
+  total: number | null;
+};
 
 /** What an order search's driver does next: hand out a row, run a call and `receive` its value, or stop. */
 export type SearchStep =

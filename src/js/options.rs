@@ -11,7 +11,7 @@ use crate::inputs;
 use crate::json::js_impl as js;
 use crate::operations::{Check, Endpoint, Kind, Operation, Value};
 use crate::transport::Signal;
-use crate::types::{CallOptions, FieldOptions, OrderHistoryFilter, OrdersArgs};
+use crate::types::{CallOptions, FieldOptions, OrderHistoryFilter, OrdersArgs, WatchOrdersArgs};
 
 // Catching reads of the caller's values that the core's JSON view does not need. js-sys's
 // `Object.keys` does not catch (it throws on a revoked Proxy or a throwing trap), and
@@ -267,6 +267,23 @@ pub fn orders_args(value: &JsValue) -> Result<OrdersArgs, Error> {
             per_page: integer(&o, "perPage", "perPage")?,
             filter: filter(&o)?,
             fields: fields(&o)?,
+            signal: signal(&o)?,
+        }),
+    }
+}
+
+/// `watchOrders` options: `filter`, `perPage`, `fields`, `intervalMs`, `maxIntervalMs`,
+/// `pauseWhenHidden`, `signal` (checked further by the core).
+pub fn watch_args(value: &JsValue) -> Result<WatchOrdersArgs, Error> {
+    match options_object(value, "options")? {
+        None => Ok(WatchOrdersArgs::default()),
+        Some(o) => Ok(WatchOrdersArgs {
+            filter: filter(&o)?,
+            per_page: integer(&o, "perPage", "perPage")?,
+            fields: fields(&o)?,
+            interval_ms: integer(&o, "intervalMs", "intervalMs")?,
+            max_interval_ms: integer(&o, "maxIntervalMs", "maxIntervalMs")?,
+            pause_when_hidden: boolean(&o, "pauseWhenHidden")?,
             signal: signal(&o)?,
         }),
     }

@@ -14,7 +14,7 @@ const EXPECTED = [
   "LICENSE-APACHE", "LICENSE-MIT", "README.md", "index.d.cts", "index.d.ts", "index.js",
   "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts",
   "node/settlement_wasm.js", "node/settlement_wasm_bg.wasm", "package.json",
-  "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts",
+  "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts", "types/watch.d.ts",
   "types/package.json", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
 ];
 // npm ships the first four whatever `files` says; node/package.json and types/package.json give

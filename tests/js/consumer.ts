@@ -11,6 +11,7 @@ import init, {
   type RequestOptions, type ProfileOptions, type WithdrawalInfoOptions, type MerchantCallOptions, type OrdersOptions,
   type OrderHistoryOptions, type RampPaymentRequest, type RampListenerOptions, type PaymentRequestStatus,
   type GraphQLVariables, type Currency, type PaymentMethodField,
+  OrderWatch, type OrderWatchUpdate, type OrderWatchStatus, type OrderWatchChange, type WatchOrdersOptions,
 } from "settlement-wasm";
 
 // Compile-time assertions.
@@ -50,6 +51,20 @@ type _ordersReturn = Assert<Equal<ReturnType<BotClient["orders"]>, OrderIterator
 type Yielded<T> = T extends AsyncIterable<infer E> ? E : never;
 type _yielded = Assert<Equal<Yielded<ReturnType<BotClient["orders"]>>, P2PPayment>>;
 type _paymentId = Assert<Equal<P2PPayment["id"], string>>;
+// watchOrders(): an OrderWatch of typed updates, a typed status.
+type _watchReturn = Assert<Equal<ReturnType<BotClient["watchOrders"]>, OrderWatch>>;
+type _watchOptions = Assert<Equal<Parameters<BotClient["watchOrders"]>[0], WatchOrdersOptions | undefined>>;
+type _watchYielded = Assert<Equal<Yielded<OrderWatch>, OrderWatchUpdate>>;
+type _watchRows = Assert<Equal<OrderWatchUpdate["rows"], P2PPayment[]>>;
+type _watchChanged = Assert<Equal<OrderWatchUpdate["changed"], OrderWatchChange<P2PPayment>[]>>;
+type _watchTotal = Assert<Equal<OrderWatchUpdate["total"], number>>;
+type _watchState = Assert<Equal<OrderWatchStatus["state"], "polling" | "paused" | "retrying" | "stopped">>;
+type _watchStatus = Assert<Equal<OrderWatch["status"], OrderWatchStatus>>;
+type _watchError = Assert<Equal<OrderWatchStatus["error"], SettlementError | undefined>>;
+type _watchInterval = Assert<Equal<WatchOrdersOptions["intervalMs"], number | undefined>>;
+type _watchSignal = Assert<Equal<WatchOrdersOptions["signal"], AbortSignal | undefined>>;
+type _watchStop = Assert<Equal<ReturnType<OrderWatch["stop"]>, void>>;
+type _watchListener = Assert<Equal<ReturnType<OrderWatch["onStatusChange"]>, () => void>>;
 type _paymentStatusNotString = Assert<Not<Equal<P2PPaymentStatus, string>>>;
 // SettlementError's fields.
 type _codeExact = Assert<Equal<SettlementError["code"], SettlementErrorCode>>;

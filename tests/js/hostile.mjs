@@ -11,7 +11,7 @@
  * corpus needs no server.
  */
 export function hostileCases(api) {
-  const { BotClient, MerchantClient, OrderIterator, classifyKey, onchainRampUrl, parseAmount,
+  const { BotClient, MerchantClient, OrderIterator, OrderWatch, classifyKey, onchainRampUrl, parseAmount,
     listenForRampEvents } = api;
   const boom = () => { throw new Error("hostile: the caller's own error"); };
   const revoked = () => { const r = Proxy.revocable({}, {}); r.revoke(); return r.proxy; };
@@ -71,6 +71,8 @@ export function hostileCases(api) {
   const bot = new BotClient(base);
   const merchant = new MerchantClient(base);
   const iterator = bot.orders();
+  const watch = bot.watchOrders();
+  watch.stop();
   const listen = (extra) => listenForRampEvents({ allowedOrigin: "https://ramp.example", onCryptoRequested() {}, ...extra });
 
   // Each slot takes the hostile value `h`.
@@ -94,6 +96,13 @@ export function hostileCases(api) {
   for (const k of ["orderId", "status", "dateFrom", "dateTo", "paymentMethod"]) {
     slot(`bot.orderHistory({filter: {${k}: h}})`, (h) => bot.orderHistory({ page: 1, filter: { [k]: h } }));
   }
+  // A watch is stopped at once (its first poll, if it started one, is aborted).
+  const watchWith = (o) => bot.watchOrders(o).stop();
+  slot("bot.watchOrders(h)", (h) => watchWith(h));
+  for (const k of ["fields", "signal", "filter", "perPage", "intervalMs", "maxIntervalMs", "pauseWhenHidden"]) {
+    slot(`bot.watchOrders({${k}: h})`, (h) => watchWith({ [k]: h }));
+  }
+  slot("bot.watchOrders({fields: [h]})", (h) => watchWith({ fields: [h] }));
   slot("bot.withdrawalInfo(h)", (h) => bot.withdrawalInfo(h));
   withOptions("bot.withdrawalInfo(\"USDC\", …)", (o) => bot.withdrawalInfo("USDC", o));
   for (const m of ["acceptWithdrawal", "cancelWithdrawal", "markDepositAsReceived"]) {
@@ -140,7 +149,7 @@ export function hostileCases(api) {
   slot("ramp message: data h", (h) => deliver({ origin: "https://ramp.example", data: h }));
   slot("ramp message: payload h", (h) => deliver({ origin: "https://ramp.example", data: { event: "crypto.requested", payload: h } }));
   // Wrong receivers: every method of every class, called on the hostile value.
-  for (const C of [BotClient, MerchantClient, OrderIterator]) {
+  for (const C of [BotClient, MerchantClient, OrderIterator, OrderWatch]) {
     for (const m of Object.getOwnPropertyNames(C.prototype)) {
       if (m === "constructor" || m.startsWith("__")) continue;
       slot(`${C.name}.prototype.${m}.call(h)`, (h) => C.prototype[m].call(h));
@@ -152,8 +161,8 @@ export function hostileCases(api) {
     for (const [valueName, h] of values()) cases.push([`${slotName} with ${valueName}`, () => run(h)]);
   }
   // Receivers of the wrong class, freed instances, double free.
-  const others = { bot, merchant, iterator };
-  for (const C of [BotClient, MerchantClient, OrderIterator]) {
+  const others = { bot, merchant, iterator, watch };
+  for (const C of [BotClient, MerchantClient, OrderIterator, OrderWatch]) {
     for (const m of Object.getOwnPropertyNames(C.prototype)) {
       if (m === "constructor" || m.startsWith("__")) continue;
       for (const [n, o] of Object.entries(others)) {
@@ -172,6 +181,8 @@ export function hostileCases(api) {
     return b.profile({ get fields() { b.free(); return undefined; } });
   }]);
   cases.push(["new OrderIterator()", () => new OrderIterator().next()]);
+  cases.push(["new OrderWatch()", () => new OrderWatch().next()]);
+  cases.push(["watchOrders() on a freed BotClient", () => freedBot().watchOrders()]);
   cases.push(["a live client whose __wbg_ptr was overwritten", () => {
     const b = new BotClient(base);
     b.__wbg_ptr = iterator.__wbg_ptr;

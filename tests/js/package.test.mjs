@@ -43,7 +43,7 @@ test("Node ESM import and require give the same classes (one instance, no dual-p
 
 test("every entry exports exactly the public API (no internals), and the types declare each name", async () => {
   const expected = [
-    "BotClient", "MerchantClient", "OrderIterator", "SettlementError", "classifyKey", "init",
+    "BotClient", "MerchantClient", "OrderIterator", "OrderWatch", "SettlementError", "classifyKey", "init",
     "initSync", "listenForRampEvents", "onchainRampUrl", "parseAmount",
   ];
   const web = await import(new URL("index.js", pkgDir).href);

@@ -8,12 +8,15 @@ pub const DEFAULT_PORT: u16 = 8787;
 pub const DEFAULT_MAX_PER_PAGE: i32 = 100;
 
 pub const USAGE: &str = "\
-usage: settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-per-page N] [--quiet]
+usage: settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-per-page N]
+                          [--new-order-every SECS] [--quiet]
 
   --port N          port on 127.0.0.1 (default 8787; 0 picks a free port)
   --ramp-port N     also serve the same app on this port (a second browser origin)
   --static-root DIR serve DIR/www at / and DIR/pkg at /pkg/ (default: the repository root)
   --max-per-page N  largest accepted orderHistory perPage (default 100)
+  --new-order-every SECS
+                    a new pending order for agent 1 every SECS seconds (make demo: 20)
   --quiet           do not print one stderr line per GraphQL request
 ";
 
@@ -65,6 +68,17 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     }
                 }
             }
+            "--new-order-every" => {
+                let v = value(name, &mut it, inline)?;
+                opts.new_order_every = match v.parse::<u64>() {
+                    Ok(n) if n >= 1 => Some(n),
+                    _ => {
+                        return Err(format!(
+                            "--new-order-every must be a positive number of seconds, got '{v}'"
+                        ))
+                    }
+                }
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -108,6 +122,12 @@ mod tests {
         assert!(parse(&args(&["--port", "x"])).is_err());
         assert!(parse(&args(&["--max-per-page", "0"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
+        let Command::Run(n) = parse(&args(&["--new-order-every", "20"])).unwrap() else {
+            panic!()
+        };
+        assert_eq!(n.new_order_every, Some(20));
+        assert_eq!(d.new_order_every, None);
+        assert!(parse(&args(&["--new-order-every", "0"])).is_err());
         assert_eq!(parse(&args(&["--help"])).unwrap(), Command::Help);
     }
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::dates::days_from_civil;
 use crate::scalars::{Decimal, Iso8601DateTime};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const AGENT_KEY: &str = "SBX-SECK_agent1demo0001";
 pub const AGENT2_KEY: &str = "SBX-SECK_agent2demo0002";
@@ -354,6 +355,9 @@ pub struct CountryData {
 
 pub struct Store {
     pub agents: Vec<Agent>,
+    /// How many orders `POST /__sandbox/orders` (or `--new-order-every`) created: numbers
+    /// their ids (`p2p_n000001`, …), never reused, not even after a reset.
+    created: AtomicU64,
     pub withdrawal_infos: Vec<WithdrawalInfo>,
     pub countries: Vec<CountryData>,
     pub account: Account,
@@ -1017,6 +1021,7 @@ impl Store {
                     state: Mutex::new(seeded_agent_state(i)),
                 })
                 .collect(),
+            created: AtomicU64::new(0),
             withdrawal_infos: withdrawal_infos(),
             countries: countries(),
             account: Account {
@@ -1063,6 +1068,50 @@ impl Store {
                 *a.state() = seeded_agent_state(i);
             }
         }
+    }
+
+    /// Creates a new `pending` order for agent `agent` (an index) at `now_secs` (Unix
+    /// seconds; later than every order the agent has, so it heads the list): a withdrawal or a
+    /// deposit (`None`: alternately), id `p2p_n<number>`, amounts and method drawn as the
+    /// seed's are, `expiresAt` 30 min (deposit) or 60 min (withdrawal) later.
+    pub fn create_pending_order(
+        &self,
+        agent: usize,
+        payment_type: Option<PaymentType>,
+        now_secs: i64,
+    ) -> P2PPayment {
+        let number = self.created.fetch_add(1, Ordering::Relaxed) + 1;
+        let payment_type = payment_type.unwrap_or(if number % 2 == 1 {
+            PaymentType::Withdrawal
+        } else {
+            PaymentType::Deposit
+        });
+        let mut rng = SplitMix64::new(0x5EED_7000 + number);
+        let seed = OrderSeed {
+            day: now_secs.div_euclid(86_400),
+            status: P2PPaymentStatus::Pending,
+            payment_type,
+            currency_idx: (number % CURRENCIES.len() as u64) as usize,
+        };
+        let mut order = build_order(&mut rng, number, &seed);
+        let mut state = self.agents[agent].state();
+        let newest = state.orders.first().map_or(i64::MIN, |o| o.created_secs);
+        let created = now_secs.max(newest.saturating_add(1));
+        let window = if payment_type == PaymentType::Deposit {
+            1800
+        } else {
+            3600
+        };
+        order.id = ID::from(format!("p2p_n{number:06}"));
+        order.created_secs = created;
+        order.created_at = Some(Iso8601DateTime(created));
+        order.expires_at = Some(Iso8601DateTime(created + window));
+        order.expires_at_secs = Some(created + window);
+        order.reassign_after = Some(Iso8601DateTime(created + 900));
+        order.reassign_after_secs = Some(created + 900);
+        order.reassigning = Some(false);
+        state.orders.insert(0, order.clone());
+        order
     }
 
     /// Index of the agent a key belongs to.
@@ -1113,6 +1162,33 @@ mod tests {
             .all(|w| w[0].created_secs >= w[1].created_secs));
         assert_eq!(store.agents[1].state().orders.len(), 35);
         assert!(store.agents[2].state().orders.is_empty());
+    }
+
+    #[test]
+    fn created_orders_are_pending_and_head_the_list() {
+        let store = Store::seeded();
+        let first = store.create_pending_order(0, None, 0);
+        let second = store.create_pending_order(0, Some(PaymentType::Withdrawal), 0);
+        let state = store.agents[0].state();
+        assert_eq!(state.orders.len(), 1602);
+        assert_eq!(state.orders[0].id, second.id);
+        assert_eq!(state.orders[1].id, first.id);
+        assert_eq!(first.id.0, "p2p_n000001");
+        assert_eq!(first.payment_type, PaymentType::Withdrawal);
+        assert!(second.created_secs > first.created_secs);
+        assert!(first.created_secs > state.orders[2].created_secs);
+        for o in [&first, &second] {
+            assert_eq!(o.status, P2PPaymentStatus::Pending);
+            assert_eq!(o.expires_at_secs, Some(o.created_secs + 3600));
+        }
+        drop(state);
+        store.reset(Some(0));
+        assert_eq!(store.agents[0].state().orders.len(), 1600);
+        assert_eq!(
+            store.create_pending_order(0, None, 0).id.0,
+            "p2p_n000003",
+            "ids are never reused"
+        );
     }
 
     #[test]

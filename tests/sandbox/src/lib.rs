@@ -33,6 +33,8 @@ pub struct Options {
     pub static_root: std::path::PathBuf,
     pub max_per_page: i32,
     pub log_to_stderr: bool,
+    /// Every this many seconds, a new pending order for agent 1 (the demo agent).
+    pub new_order_every: Option<u64>,
 }
 
 impl Default for Options {
@@ -43,6 +45,7 @@ impl Default for Options {
             static_root: server::default_static_root(),
             max_per_page: cli::DEFAULT_MAX_PER_PAGE,
             log_to_stderr: true,
+            new_order_every: None,
         }
     }
 }
@@ -89,7 +92,10 @@ pub async fn start(opts: Options) -> std::io::Result<Running> {
     let (tx, rx) = watch::channel(false);
     let mut tasks = vec![tokio::spawn(net::serve(main, app.clone(), rx.clone()))];
     if let Some(l) = ramp {
-        tasks.push(tokio::spawn(net::serve(l, app, rx)));
+        tasks.push(tokio::spawn(net::serve(l, app, rx.clone())));
+    }
+    if let Some(secs) = opts.new_order_every {
+        tasks.push(tokio::spawn(new_orders(state.clone(), secs, rx)));
     }
     Ok(Running {
         url,
@@ -98,6 +104,20 @@ pub async fn start(opts: Options) -> std::io::Result<Running> {
         shutdown: tx,
         tasks,
     })
+}
+
+/// `--new-order-every`: a new pending order for agent 1 every `secs` seconds, until shutdown.
+async fn new_orders(state: Arc<AppState>, secs: u64, mut shutdown: watch::Receiver<bool>) {
+    let period = std::time::Duration::from_secs(secs.max(1));
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {
+                state.store.create_pending_order(0, None, server::unix_now());
+            }
+            _ = shutdown.changed() => return,
+        }
+    }
 }
 
 /// The start-up lines printed to stdout (parsed by other tools).

@@ -225,12 +225,12 @@ pub fn build_router(state: Arc<AppState>) -> Router {
         .allow_origin(AllowOrigin::predicate(|origin, _| {
             is_loopback_origin(origin.as_bytes())
         }))
-        .allow_methods([Method::GET, Method::OPTIONS, Method::DELETE])
+        .allow_methods([Method::GET, Method::OPTIONS, Method::DELETE, Method::POST])
         .allow_headers(AllowHeaders::mirror_request())
         .max_age(Duration::from_secs(600));
     let control = Router::new()
         .route("/__sandbox/info", get(info))
-        .route("/__sandbox/orders", get(orders))
+        .route("/__sandbox/orders", get(orders).post(create_order))
         .route(
             "/__sandbox/requests",
             get(list_requests).delete(clear_requests),
@@ -928,6 +928,54 @@ async fn orders(
         Ok(None) => missing_agent(),
         Err(()) => unknown_agent(),
     }
+}
+
+/// `POST /__sandbox/orders?agent=N[&type=withdrawal|deposit]`: a new `pending` order for
+/// that agent, at the head of its list (201, the order). Refused from a non-loopback
+/// `Origin` (403), like the reset.
+async fn create_order(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        if !is_loopback_origin(origin.as_bytes()) {
+            return (
+                StatusCode::FORBIDDEN,
+                Json(json!({"error": "orders can only be created from a loopback origin"})),
+            )
+                .into_response();
+        }
+    }
+    let payment_type = match q.get("type").map(String::as_str) {
+        None => None,
+        Some("withdrawal") => Some(crate::data::PaymentType::Withdrawal),
+        Some("deposit") => Some(crate::data::PaymentType::Deposit),
+        Some(_) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                Json(json!({"error": "type must be withdrawal or deposit"})),
+            )
+                .into_response()
+        }
+    };
+    match agent_param(&state, &q) {
+        Ok(Some(i)) => {
+            let order = state
+                .store
+                .create_pending_order(i, payment_type, unix_now());
+            (StatusCode::CREATED, Json(order)).into_response()
+        }
+        Ok(None) => missing_agent(),
+        Err(()) => unknown_agent(),
+    }
+}
+
+/// The current time in Unix seconds.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// `GET /__sandbox/state?agent=N`: what the bot mutations changed that no query shows whole:

@@ -1198,3 +1198,77 @@ async fn documented_fixture_orders() {
         [8, 6, 22, 19, 20]
     );
 }
+
+#[tokio::test]
+async fn post_orders_creates_a_pending_order_at_the_head_of_the_agents_history() {
+    let sb = sandbox();
+    let post = |uri: &'static str, origin: Option<&'static str>| {
+        let mut b = Request::post(uri);
+        if let Some(o) = origin {
+            b = b.header("origin", o);
+        }
+        sb.send(b.body(Body::empty()).unwrap())
+    };
+    let r = post("/__sandbox/orders?agent=1&type=withdrawal", None).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text());
+    let created = r.json();
+    assert_eq!(created["status"], "pending");
+    assert_eq!(created["paymentType"], "withdrawal");
+    let page = sb
+        .bot(
+            "{ orderHistory(page: 1, perPage: 2, filter: {status: pending}) { data { id status } pagination { total } } }",
+            json!({}),
+        )
+        .await;
+    assert_eq!(page["data"]["orderHistory"]["data"][0]["id"], created["id"]);
+    assert_eq!(page["data"]["orderHistory"]["pagination"]["total"], 31);
+    // It can be accepted like a seeded one.
+    let accepted = mutate(&sb, AGENT_KEY, ACCEPT, json!({"p2pPayment": created["id"]})).await;
+    assert_eq!(accepted["data"]["acceptWithdrawal"], true, "{accepted}");
+    // Refused: a foreign origin, no agent, an unknown agent, an unknown type.
+    let r = post("/__sandbox/orders?agent=1", Some("http://evil.example")).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        post("/__sandbox/orders", None).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        post("/__sandbox/orders?agent=9", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        post("/__sandbox/orders?agent=1&type=gift", None)
+            .await
+            .status,
+        StatusCode::BAD_REQUEST
+    );
+    // Agent 3 has no order until one is created.
+    let r = post("/__sandbox/orders?agent=3", Some("http://127.0.0.1:1")).await;
+    assert_eq!(r.status, StatusCode::CREATED);
+    assert_eq!(dump(&sb, 3).await.len(), 1);
+}
+
+#[tokio::test]
+async fn new_order_every_gives_agent_1_new_pending_orders_over_time() {
+    let running = settlement_sandbox::start(Options {
+        port: 0,
+        log_to_stderr: false,
+        new_order_every: Some(1),
+        ..Options::default()
+    })
+    .await
+    .unwrap();
+    let count = || running.state.store.agents[0].state().orders.len();
+    let before = count();
+    // Generous: two orders within 20 s on a loaded machine (one a second when idle).
+    for _ in 0..200 {
+        if count() >= before + 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(count() >= before + 2, "{} new orders", count() - before);
+    let head = running.state.store.agents[0].state().orders[0].clone();
+    assert_eq!(head.status.as_str(), "pending");
+    running.shutdown().await;
+}
