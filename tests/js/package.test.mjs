@@ -14,7 +14,12 @@ test("package.json: exports map serves browser, import and require, each with it
   assert.equal(manifest.name, "settlement-wasm");
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   const root = manifest.exports["."];
+  // The edge runtimes' conditions come first (a bundler for workerd or edge-light may also set
+  // `node`, `worker` or `browser`): the first matching key of the package's object wins.
+  assert.deepEqual(Object.keys(root), ["workerd", "edge-light", "node", "require", "default"]);
   const targets = {
+    "workerd": [root.workerd, "./index.d.ts", "./edge/index.js"],
+    "edge-light": [root["edge-light"], "./index.d.ts", "./edge/index.js"],
     "node.import": [root.node.import, "./index.d.ts", "./node/index.mjs"],
     "node.require": [root.node.require, "./index.d.cts", "./node/index.cjs"],
     "require": [root.require, "./index.d.cts", "./index.js"],
