@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the npm package into pkg/: two wasm32 release builds (the browser's with
 # `--features npm`, the server entries' with `--features server`, which adds the server-only
-# exports) -> wasm-bindgen (web + nodejs) -> wasm-opt (npm binaryen) -> the TypeScript shell (pkg-template/src/): type-checked and its
+# exports) -> wasm-bindgen (`--target web`, both) -> wasm-opt (npm binaryen) -> the TypeScript shell (pkg-template/src/): type-checked and its
 # declarations emitted by tsc, bundled with the glue by esbuild -> package files -> sizes.
 # Usage: scripts/build-pkg.sh [--dev]   (--dev: no wasm-opt and no minification, for quick
 # iterations; the sizes are printed, the budget is not enforced)
@@ -18,6 +18,8 @@ esbuild=node_modules/.bin/esbuild
 # Where the TypeScript shell imports the browser glue from (git-ignored), and where tsc writes
 # the shell's declarations.
 glue=pkg-template/src/glue
+# The server build's glue and .wasm, where the server entries (node.ts, edge.ts) import them.
+glue_server=pkg-template/src/glue-server
 types=target/ts-types
 
 for t in "$esbuild" node_modules/.bin/tsc; do
@@ -50,38 +52,41 @@ build_cdylib() { # build_cdylib FEATURE OUT
 build_cdylib npm "$wasm_browser"
 build_cdylib server "$wasm_server"
 
-rm -rf pkg "$glue" "$types"
-mkdir -p pkg/web pkg/node "$glue"
+rm -rf pkg "$glue" "$glue_server" "$types"
+mkdir -p pkg/web pkg/node pkg/edge "$glue" "$glue_server"
 # The browser glue goes where the shell imports it (esbuild bundles it into index.js); its
-# .wasm into pkg/web/. The Node glue (of the server build) stays beside the Node entry, which
-# requires it.
+# .wasm into pkg/web/. The server build's glue goes where the server entries import it (each
+# bundles it); its .wasm into pkg/edge/ (the edge entry imports it as a module; the Node entry
+# embeds its bytes). Both glues are `--target web`: loading the .wasm is the entries' part, and
+# none reads a file at run time.
 wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$wasm_browser"
 mv "$glue/${name}_bg.wasm" pkg/web/
 rm -f "$glue/${name}_bg.wasm.d.ts"
-wasm-bindgen --target nodejs --out-dir pkg/node --out-name "$name" "$wasm_server"
-# The server glue's declarations, for the shell's server-only modules (proxy.ts) to compile
-# against (type-only: at run time they use the glue their entry loaded).
-cp "pkg/node/$name.d.ts" "$glue/${name}_server.d.ts"
+wasm-bindgen --target web --encode-into always --out-dir "$glue_server" --out-name "$name" "$wasm_server"
+mv "$glue_server/${name}_bg.wasm" pkg/edge/
+rm -f "$glue_server/${name}_bg.wasm.d.ts"
 
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 if [ "$opt" = 1 ]; then
-  for w in pkg/web/${name}_bg.wasm pkg/node/${name}_bg.wasm; do
+  for w in pkg/web/${name}_bg.wasm pkg/edge/${name}_bg.wasm; do
     # --strip-target-features: that custom section is for linkers, not engines.
     "$wasm_opt" -Os --flatten --rereloop -Os --converge "${features[@]}" \
       --strip-debug --strip-producers --strip-target-features "$w" -o "$w.opt"
     mv "$w.opt" "$w"
   done
 fi
+# The Node entry embeds the optimised server .wasm (esbuild's binary loader, from here).
+cp pkg/edge/${name}_bg.wasm "$glue_server/"
 
 # JavaScript snippets (`#[wasm_bindgen(module = ...)]`, e.g. src/transport/send.js, the Rust
 # API's transport): the npm build's glue must not need one (the shell does the I/O), and one
 # nothing requires is not shipped.
-if grep -q 'require("./snippets/' pkg/node/$name.js || grep -q "from './snippets/\|from \"./snippets/" "$glue/$name.js"; then
+if grep -q "from './snippets/\|from \"./snippets/" "$glue/$name.js" "$glue_server/$name.js"; then
   echo "build-pkg: the npm build's glue imports a JavaScript snippet (the TypeScript shell does the I/O)" >&2
   exit 1
 fi
-rm -rf pkg/node/snippets "$glue/snippets"
+rm -rf "$glue/snippets" "$glue_server/snippets"
 
 # The glue's `new URL("settlement_wasm_bg.wasm", import.meta.url)`, relative to index.js once
 # bundled: the .wasm's place in the package, a form bundlers (Vite, webpack, esbuild)
@@ -90,9 +95,21 @@ grep -q "new URL('${name}_bg.wasm', import.meta.url)" "$glue/$name.js" \
   || { echo "build-pkg: the glue's .wasm URL is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
 sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.wasm', import.meta.url)|" "$glue/$name.js"
 
+# initSync's `module instanceof WebAssembly.Module` fails for a module compiled in another
+# realm (Next.js edge routes run in a vm context): the glues check the module's tag instead
+# (a spoofed tag then fails in `new WebAssembly.Instance`, which checks the real brand).
+# Hand-written: wasm-bindgen has no option for it; one line in each glue.
+for g in "$glue/$name.js" "$glue_server/$name.js"; do
+  grep -q "if (!(module instanceof WebAssembly.Module)) {" "$g" \
+    || { echo "build-pkg: the glue's initSync module check is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
+  sed -i "s|if (!(module instanceof WebAssembly.Module)) {|if (Object.prototype.toString.call(module) !== '[object WebAssembly.Module]') {|" "$g"
+done
+# The package's declarations of the derived types (node/settlement_wasm.d.ts; see
+# scripts/pkg-types.mjs): the server glue's, without wasm-bindgen's init section.
+awk '/^export type InitInput = /{exit} {print}' "$glue_server/$name.d.ts" >pkg/node/$name.d.ts
+
 # The package's own files. The version comes from Cargo.toml so the two never disagree.
 # wasm-bindgen writes a .gitignore and package.json into each out-dir that npm would honour.
-rm -f pkg/node/.gitignore pkg/node/package.json
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg-template/node.d.ts pkg/
 cp pkg-template/node/package.json pkg/node/
@@ -136,20 +153,31 @@ minify=(); [ "$opt" = 1 ] && minify=(--minify)
   --external:./wasm-load-error.js --outfile=pkg/index.js
 "$esbuild" pkg-template/src/wasm-load-error.ts --format=esm "${minify[@]}" --log-level=warning \
   --outfile=pkg/wasm-load-error.js
-# Node: CommonJS, requiring the Node glue beside it (node/settlement_wasm.js, instantiated on
-# require); readable.
+# Node (also Bun and Deno, through the `node` condition): CommonJS, the server glue bundled in
+# and the server .wasm embedded (base64, esbuild's binary loader), instantiated on require: no
+# file is read at run time, so a bundled server (Next.js, webpack, Turbopack) needs no copy of
+# it. Readable. (import.meta.url, in the glue's default-path branch, is never reached.)
 "$esbuild" pkg-template/src/node.ts --bundle --format=cjs --platform=node --log-level=warning \
-  --external:./settlement_wasm.js --outfile=pkg/node/index.cjs
+  --target=node18 --loader:.wasm=binary --log-override:empty-import-meta=silent --outfile=pkg/node/index.cjs
 
-# Node ESM entry: re-export the CommonJS entry's names (one instance for import and require).
+# Node ESM entry: re-export the CommonJS entry's names (one instance for import and require),
+# by name (`export { ... } from`): Node finds them with its CommonJS lexer, and bundlers and Bun,
+# which honour index.cjs's `__esModule` mark, take them from its exports object (a default
+# import would give them `exports.default`, the init function).
 node -e '
   const m = require("./pkg/node/index.cjs");
   const names = Object.keys(m).filter((n) => n !== "default" && !n.startsWith("__")).sort();
   const src = "// Generated by scripts/build-pkg.sh: Node ESM entry, re-exporting index.cjs.\n" +
-    "import m from \"./index.cjs\";\n" +
-    "export const { " + names.join(", ") + " } = m;\n" +
-    "export default m.init;\n";
+    "export { " + names.join(", ") + " } from \"./index.cjs\";\n" +
+    "export { init as default } from \"./index.cjs\";\n";
   require("fs").writeFileSync("pkg/node/index.mjs", src);
 '
+
+# Edge runtimes (the `workerd` and `edge-light` conditions: Cloudflare Workers through wrangler,
+# Vercel Edge, Next.js edge routes), which compile no WebAssembly from bytes: ESM importing the
+# .wasm beside it as a compiled module (`?module`, which wrangler and Next.js both understand),
+# instantiated on import.
+"$esbuild" pkg-template/src/edge.ts --bundle --format=esm --platform=neutral --log-level=warning \
+  "--external:./${name}_bg.wasm?module" --outfile=pkg/edge/index.js
 
 if [ "$opt" = 1 ]; then scripts/size.sh; else scripts/size.sh --no-budget; fi

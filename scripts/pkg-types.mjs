@@ -21,6 +21,7 @@
 // - The *_bg.wasm.d.ts files describe wasm-bindgen's internal exports; nothing imports them.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 
 const [pkg = "pkg", glueDir, emitted] = process.argv.slice(2);
 if (!glueDir || !emitted) {
@@ -108,6 +109,34 @@ const disposeLine = /^[ \t]*\[Symbol\.dispose\]\(\): void;\r?\n/gm;
 shared = shared.replace(disposeLine, "");
 if (/Symbol\.dispose/.test(shared)) fail("a Symbol.dispose member is left in the declarations");
 
+/**
+ * Every optional property declared as accepting `undefined` too (`name?: T | undefined`): the
+ * package treats a property set to `undefined` as absent, and apps compiled with
+ * `exactOptionalPropertyTypes` pass `{ signal: maybeSignal }`. Found with the TypeScript parser
+ * (property signatures and class properties with `?`); a function or conditional type is
+ * parenthesised first, so the union applies to the property.
+ */
+function optionalAcceptsUndefined(text, file) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const edits = [];
+  const includesUndefined = (t) => t.kind === ts.SyntaxKind.UndefinedKeyword ||
+    (ts.isUnionTypeNode(t) && t.types.some(includesUndefined)) || (ts.isParenthesizedTypeNode(t) && includesUndefined(t.type));
+  const visit = (node) => {
+    if ((ts.isPropertySignature(node) || ts.isPropertyDeclaration(node)) && node.questionToken && node.type &&
+      !includesUndefined(node.type)) {
+      const t = node.type;
+      const wrap = ts.isFunctionTypeNode(t) || ts.isConstructorTypeNode(t) || ts.isConditionalTypeNode(t);
+      if (wrap) edits.push([t.getStart(source), "("]);
+      edits.push([t.getEnd(), wrap ? ") | undefined" : " | undefined"]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  for (const [at, insert] of edits.sort((x, y) => y[0] - x[0])) text = text.slice(0, at) + insert + text.slice(at);
+  return text;
+}
+shared = optionalAcceptsUndefined(shared, `${name}.d.ts`);
+
 const header = `// The option and result types derived from the Rust sources, shared by index.d.ts (import) and
 // index.d.cts (require); see scripts/pkg-types.mjs.
 // The platform's MessageEvent (DOM lib or @types/node) with \`data\` typed.
@@ -150,7 +179,7 @@ while (queue.length) {
     }
   }
   if (/\bimport\(/.test(text)) fail(`types/${file} has an import() type`);
-  text = text.split(`"${GLUE}"`).join(`"../node/${name}.js"`);
+  text = optionalAcceptsUndefined(text.split(`"${GLUE}"`).join(`"../node/${name}.js"`), file);
   writeFileSync(path.join(typesDir, file), text);
 }
 writeFileSync(path.join(typesDir, "package.json"), `{\n  "type": "commonjs"\n}\n`);

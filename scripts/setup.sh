@@ -50,6 +50,13 @@ if [ ! -d tests/consumers/node_modules ] || [ tests/consumers/package-lock.json 
   log "npm ci (tests/consumers)"
   (cd tests/consumers && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# 3c. the consumers layer's runtimes and frameworks (Node 22 for them, Bun, Deno, wrangler with
+#     workerd, Next.js with React) from their own lockfile; binaries from the npm registry.
+d=tests/consumers/runtimes
+if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then
+  log "npm ci ($d)"
+  (cd $d && npm ci --no-audit --no-fund --loglevel=error)
+fi
 d=tests/consumers/types-node-latest   # the newest @types/node, apart from the runtime's major
 if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then
   log "npm ci ($d)"

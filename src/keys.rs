@@ -52,7 +52,7 @@ fn has_marker(key: &str, marker: &str) -> bool {
 }
 
 /// The browser guard of the merchant client: a secret key where page visitors can read it
-/// (`browser_like`: a `window`, `document` or worker global scope) is refused with
+/// (`browser_like`: a page or browser worker, see [`crate::host`]) is refused with
 /// `secret_key_in_browser`, unless `dangerously_allow_browser`. Public keys, unknown keys,
 /// no key (a proxy adds it) and any key off the browser (Node, servers) pass.
 pub fn browser_guard(

@@ -108,6 +108,7 @@ mod config;
 mod confirm;
 mod error;
 mod graphql;
+mod host;
 mod inputs;
 mod json;
 mod keys;

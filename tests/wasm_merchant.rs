@@ -36,12 +36,38 @@ fn d() -> FieldOptions {
     FieldOptions::default()
 }
 
-/// Whether this test runs where the guard applies (checked here independently of the crate).
+/// Whether this test runs where the guard applies (checked here independently of the crate:
+/// a page, or a browser worker; Node is a server).
 fn browser_like() -> bool {
     let g = js_sys::global();
-    ["window", "document", "WorkerGlobalScope"]
+    ["window", "document"]
         .iter()
         .any(|n| Reflect::get(&g, &JsValue::from_str(n)).is_ok_and(|v| !v.is_undefined()))
+}
+
+/// Runs `f` with the globals `set` defined and Node's `process` hidden (a simulated host), then
+/// restores them. The guard reads the globals when a client is constructed.
+fn in_host<T>(set: &[(&str, JsValue)], f: impl FnOnce() -> T) -> T {
+    let g = js_sys::global();
+    let process = JsValue::from_str("process");
+    let saved = Reflect::get(&g, &process).unwrap();
+    Reflect::set(&g, &process, &JsValue::UNDEFINED).unwrap();
+    for (name, value) in set {
+        Reflect::set(&g, &JsValue::from_str(name), value).unwrap();
+    }
+    let out = f();
+    for (name, _) in set {
+        Reflect::delete_property(&g, &JsValue::from_str(name)).unwrap();
+    }
+    Reflect::set(&g, &process, &saved).unwrap();
+    out
+}
+
+/// A `navigator` with this user agent.
+fn navigator(user_agent: &str) -> JsValue {
+    let n = js_sys::Object::new();
+    Reflect::set(&n, &"userAgent".into(), &user_agent.into()).unwrap();
+    n.into()
 }
 
 #[wasm_bindgen_test]
@@ -153,18 +179,34 @@ fn the_guard_follows_the_environment() {
         assert!(!format!("{err:?}").contains(SECRET_KEY));
     } else {
         assert!(r.is_ok(), "a secret key is normal in Node");
-        // Simulate a worker: the guard reads the globals at construction time.
-        let g = js_sys::global();
-        let name = JsValue::from_str("WorkerGlobalScope");
-        Reflect::set(&g, &name, &js_sys::Object::new()).unwrap();
-        let refused = MerchantClient::new(options(SECRET_KEY, false)).err();
-        let allowed = MerchantClient::new(options(SECRET_KEY, true)).is_ok();
-        Reflect::delete_property(&g, &name).unwrap();
+        // A browser worker: refused, unless opted out.
+        let worker = [
+            ("WorkerGlobalScope", js_sys::Object::new().into()),
+            (
+                "navigator",
+                navigator("Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0"),
+            ),
+        ];
+        let refused = in_host(&worker, || {
+            MerchantClient::new(options(SECRET_KEY, false)).err()
+        });
+        let allowed = in_host(&worker, || {
+            MerchantClient::new(options(SECRET_KEY, true)).is_ok()
+        });
         assert_eq!(
             refused.expect("refused in a worker").code,
             Code::SecretKeyInBrowser
         );
         assert!(allowed, "the opt-out works");
+        // workerd defines WorkerGlobalScope too, and is a server by its user agent.
+        let workerd = [
+            ("WorkerGlobalScope", js_sys::Object::new().into()),
+            ("navigator", navigator("Cloudflare-Workers")),
+        ];
+        assert!(in_host(&workerd, || MerchantClient::new(options(
+            SECRET_KEY, false
+        ))
+        .is_ok()));
         assert!(
             MerchantClient::new(options(SECRET_KEY, false)).is_ok(),
             "back to Node"

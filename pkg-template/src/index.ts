@@ -71,19 +71,55 @@ function loadError(e: unknown, blocked: readonly string[]): Promise<SettlementEr
   );
 }
 
+/**
+ * The class tag of a value (`URL`, `Response`, `WebAssembly.Module`...): how a value is
+ * recognised whichever realm made it (an edge runtime's vm context, an iframe), where
+ * `instanceof` this realm's class fails. `""` for what cannot be inspected (a revoked Proxy).
+ */
+function tagOf(x: unknown): string {
+  try {
+    return Object.prototype.toString.call(x).slice(8, -1);
+  } catch {
+    return "";
+  }
+}
+
+/** The kinds of input each loader takes, by tag (bytes are also any ArrayBuffer view). */
+const MODULE_TAGS = ["ArrayBuffer", "WebAssembly.Module"];
+const URL_TAGS = ["URL", "Request", "Response"];
+
+/** Whether `x` is a promise (of any realm) or another thenable; `false` when `then` throws. */
+function thenable(x: unknown): boolean {
+  try {
+    return typeof (x as { then?: unknown } | null | undefined)?.then === "function";
+  } catch {
+    return false;
+  }
+}
+
 /** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
 function checkInput(x: unknown, field: string, urls: boolean): void {
-  const g = globalThis as { URL?: unknown; Request?: unknown; Response?: unknown; WebAssembly?: typeof WebAssembly };
-  let ok: boolean;
-  // `instanceof` throws on a revoked Proxy (or a throwing getPrototypeOf trap): not loadable.
-  try {
-    ok = x instanceof ArrayBuffer || ArrayBuffer.isView(x) || (!!g.WebAssembly && x instanceof g.WebAssembly.Module) ||
-      (urls && (typeof x === "string" || typeof (x as { then?: unknown } | null | undefined)?.then === "function" ||
-        [g.URL, g.Request, g.Response].some((C) => typeof C === "function" && x instanceof C)));
-  } catch {
-    ok = false;
-  }
+  const tag = tagOf(x);
+  const ok = MODULE_TAGS.includes(tag) || (tag !== "" && ArrayBuffer.isView(x)) ||
+    (urls && (typeof x === "string" || URL_TAGS.includes(tag) || thenable(x)));
   if (!ok) throw invalid(field, `${field}: expected ${urls ? "a URL, Request, Response, " : ""}bytes or a WebAssembly.Module`);
+}
+
+/**
+ * A URL, Request or Response from another realm as what the glue (which tests them with
+ * `instanceof`) takes: the URL's text; the Request's URL (fetched here with default options);
+ * the Response's bytes (a failed one is reported as the glue reports it). A module or bytes
+ * from another realm need nothing: WebAssembly checks their real brand.
+ */
+async function ownRealm(x: InitSource): Promise<InitSource> {
+  const tag = tagOf(x);
+  const C = (globalThis as { [name: string]: unknown })[tag];
+  if (!URL_TAGS.includes(tag) || (typeof C === "function" && x instanceof C)) return x;
+  if (tag === "URL") return String((x as { href?: unknown }).href);
+  if (tag === "Request") return String((x as { url?: unknown }).url);
+  const r = x as { ok?: unknown; status?: unknown; statusText?: unknown; url?: unknown; arrayBuffer(): Promise<ArrayBuffer> };
+  if (!r.ok) throw new Error(`failed to fetch Wasm: ${String(r.status)} ${String(r.statusText)} fetching '${String(r.url)}'`);
+  return r.arrayBuffer();
 }
 
 /**
@@ -113,7 +149,10 @@ export default function init(input?: InitInput): Promise<void> {
       if (typeof method === "function") method.call(globalThis, "securitypolicyviolation", onViolation);
     };
     listen(g.addEventListener);
-    ready = wbgInit(input === undefined ? undefined : { module_or_path: input })
+    const loaded = input === undefined
+      ? wbgInit()
+      : Promise.resolve(input).then(ownRealm).then((source) => wbgInit({ module_or_path: source }));
+    ready = loaded
       .then(() => { finish(); }, async (e: unknown) => {
         // The violation event is queued as a task: let it arrive before classifying.
         await new Promise((r) => setTimeout(r, 0));
@@ -141,8 +180,7 @@ export function initSync(moduleOrBytes: ArrayBuffer | ArrayBufferView | WasmModu
     // they start with (a WebAssembly module starts with 00 61 73 6d).
     let h = "";
     try {
-      const g = globalThis as { WebAssembly?: typeof WebAssembly };
-      if (!(g.WebAssembly && moduleOrBytes instanceof g.WebAssembly.Module)) {
+      if (tagOf(moduleOrBytes) !== "WebAssembly.Module") {
         const v = moduleOrBytes as ArrayBufferView & { buffer?: ArrayBufferLike };
         h = [...new Uint8Array(v.buffer ?? (moduleOrBytes as ArrayBuffer), v.byteOffset ?? 0).slice(0, 4)]
           .map((b) => b.toString(16).padStart(2, "0")).join(" ");

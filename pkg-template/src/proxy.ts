@@ -2,7 +2,7 @@
 // only; never imported by the browser entry). What may be forwarded, every refusal and the
 // redaction of the service's answers are the Rust core's (`ProxyPolicy`, src/proxy.rs); this
 // module converts the Request and Response and does the I/O.
-import type { ProxyAnswer, ProxyPolicy } from "./glue/settlement_wasm_server.js";
+import type { ProxyAnswer, ProxyPolicy } from "./glue-server/settlement_wasm.js";
 import { SettlementError } from "./errors.js";
 import { wasm } from "./wasm.js";
 

@@ -18,6 +18,14 @@ export function loadError(e: unknown, blocked: readonly string[], Class: typeof 
   const bytes = b?.[1]?.trim();
   const why = s
     ? `HTTP ${s[1]} for ${W} (did your bundler not copy it?): import "settlement-wasm/${W}" as a URL and pass init(url)`
+    : /disallowed by embedder|code generation/i.test(m)
+      ? "this runtime compiles no WebAssembly from bytes (an edge runtime): import the package where the bundler " +
+        "applies the `workerd` or `edge-light` export condition (wrangler and Next.js edge routes do), or pass " +
+        `init(module) with ${W} imported as a compiled module`
+    : /Invalid URL|import\.meta/i.test(m) && !(globalThis as { document?: unknown }).document
+      ? `this runtime gives the package no URL to fetch ${W} from (import.meta.url is undefined, as in workerd): ` +
+        "import the package where the bundler applies the `workerd` or `edge-light` export condition (wrangler " +
+        "does), or pass init(module) with the .wasm imported as a compiled module"
     : csp("script-src") || /Content.Security|unsafe-eval/i.test(m)
       ? "the Content-Security-Policy forbids WebAssembly: add 'wasm-unsafe-eval' to script-src"
       : csp("connect-src")

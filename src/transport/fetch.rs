@@ -63,15 +63,11 @@ pub fn global() -> JsValue {
 
 use crate::json::js_impl::member_or_undefined as member;
 
-/// Whether this runs where page visitors can read a client's key: a `window`, `document` or
-/// `WorkerGlobalScope` global (looked up on every call). By name, not by `instanceof
-/// Window`: environments that define these globals (jsdom, the tests' simulation) count as
-/// browsers too.
+/// Whether this runs where page visitors can read a client's key (a page or a browser
+/// worker, not a server runtime): the rule of [`crate::host::HostGlobals::is_browser_like`],
+/// on the globals read at each call.
 pub fn is_browser_like() -> bool {
-    let g = global();
-    ["window", "document", "WorkerGlobalScope"]
-        .iter()
-        .any(|name| !member(&g, name).is_undefined())
+    crate::host::HostGlobals::observe().is_browser_like()
 }
 
 /// An attempt's outcome object (`{ kind: "response", status, retryAfter, body }`, or

@@ -3,7 +3,7 @@
 // wasm_load errors of the Node entries and of the browser entry's init(url) under Node.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AGENT_KEY, EMAIL, PKG_DIR, SANDBOX_URL, TOOLS, WORK, project, requireEnv, run, serve } from "./support.mjs";
 
@@ -49,39 +49,34 @@ test("TypeScript CommonJS (.cts, compiled by tsc): the default import is init", 
   assert.equal(await node(dir, "out/main.cjs"), EXPECTED);
 });
 
-// A copy of the package with node/settlement_wasm_bg.wasm removed.
-function brokenNodePackage(name) {
-  const dir = project(name);
+const REPORT = `(e) => console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message }))`;
+
+test("Node entry: no file is read at run time (node/index.cjs and index.mjs copied alone, as a bundler does)", async () => {
+  const dir = project("node-entry-alone");
+  for (const f of ["index.cjs", "index.mjs"]) cpSync(path.join(PKG_DIR, "node", f), path.join(dir, "entry", f));
+  writeFileSync(path.join(dir, "entry", "package.json"), "{}\n");
+  writeFileSync(path.join(dir, "main.mjs"), `import init, { BotClient } from "./entry/index.mjs";\nawait init();\n${CALLS}`);
+  writeFileSync(path.join(dir, "main.cjs"),
+    `const { BotClient } = require("./entry/index.cjs");\n(async () => {\n${CALLS}\n})().catch((e) => { console.error(e); process.exit(1); });\n`);
+  assert.equal(await node(dir, "main.mjs"), EXPECTED);
+  assert.equal(await node(dir, "main.cjs"), EXPECTED);
+});
+
+test("Node entry, damaged (its embedded WebAssembly altered): require() throws wasm_load naming the cause, not \"reinstall\"", async () => {
+  const dir = project("node-damaged");
   const copy = path.join(dir, "node_modules", "settlement-wasm");
   cpSync(PKG_DIR, copy, { recursive: true });
-  rmSync(path.join(copy, "node", "settlement_wasm_bg.wasm"));
-  return dir;
-}
-
-const REPORT = `(e) => console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message, cause: e.cause && e.cause.code }))`;
-
-test("Node, .wasm missing: require() throws a SettlementError wasm_load naming the file and the fix", async () => {
-  const dir = brokenNodePackage("node-broken-cjs");
-  writeFileSync(path.join(dir, "main.cjs"),
-    `try { require("settlement-wasm"); console.log("loaded"); } catch (e) { (${REPORT})(e); }\n`);
+  const cjs = path.join(copy, "node", "index.cjs");
+  const text = readFileSync(cjs, "utf8");
+  // The base64 of the module's first bytes (00 61 73 6d = "\0asm") becomes "<!do": not WebAssembly.
+  assert.ok(text.includes('"AGFzbQ'), "the Node entry embeds the .wasm as base64");
+  writeFileSync(cjs, text.replace('"AGFzbQ', '"PCFkbw'));
+  writeFileSync(path.join(dir, "main.cjs"), `try { require("settlement-wasm"); console.log("loaded"); } catch (e) { (${REPORT})(e); }\n`);
   const e = JSON.parse(await node(dir, "main.cjs"));
   assert.equal(e.name, "SettlementError");
   assert.equal(e.code, "wasm_load");
-  assert.match(e.message, /node\/settlement_wasm_bg\.wasm is missing.*reinstall/);
-  assert.equal(e.cause, "ENOENT");
-});
-
-test("Node, .wasm missing: import rejects with the same SettlementError", async () => {
-  const dir = brokenNodePackage("node-broken-esm");
-  writeFileSync(path.join(dir, "main.mjs"),
-    `import("settlement-wasm").then(() => console.log("loaded"), ${REPORT});\n`);
-  // Node 20 also reports an error thrown by a CommonJS module under `import` as uncaught
-  // (exit code 1) after the importer's handler ran: the handler's line is what is checked.
-  const { out } = await run(process.execPath, ["main.mjs"], { cwd: dir, env });
-  const e = JSON.parse(out.split("\n")[0]);
-  assert.equal(e.code, "wasm_load");
-  assert.equal(e.name, "SettlementError");
-  assert.match(e.message, /node\/settlement_wasm_bg\.wasm is missing/);
+  assert.match(e.message, /node entry.*could not be instantiated.*one version/);
+  assert.doesNotMatch(e.message, /reinstall/);
 });
 
 let server;
@@ -134,4 +129,48 @@ console.log(JSON.stringify(seen));
   const seen = JSON.parse(await node(dir, "main.mjs"));
   const input = ["SettlementError", "invalid_input", "input"];
   assert.deepEqual(seen, [input, input, input, ["SettlementError", "invalid_input", "moduleOrBytes"]]);
+});
+
+// Values from another realm (a vm context: what an edge runtime's sandbox or an iframe hands
+// the package), where `instanceof` this realm's classes fails: init() and initSync() take them.
+test("browser entry under Node: init() and initSync() take a module, bytes, a URL and a Response from another realm", async () => {
+  const dir = project("node-web-realms");
+  const entry = path.join(PKG_DIR, "index.js");
+  const wasm = path.join(PKG_DIR, "web", "settlement_wasm_bg.wasm");
+  const wasmUrl = `${server.url}/node_modules/settlement-wasm/web/settlement_wasm_bg.wasm`;
+  writeFileSync(path.join(dir, "main.mjs"), `import vm from "node:vm";
+import { readFileSync } from "node:fs";
+const bytes = readFileSync(${JSON.stringify(wasm)});
+const other = vm.createContext({ bytes });
+const foreign = {
+  module: () => vm.runInContext("new WebAssembly.Module(new Uint8Array(bytes))", other),
+  bytes: () => vm.runInContext("new Uint8Array(bytes)", other),
+  arrayBuffer: () => vm.runInContext("new Uint8Array(bytes).buffer", other),
+  // vm contexts have no URL or Response: objects with their class tag stand for another realm's.
+  url: () => vm.runInContext(\`({ href: ${JSON.stringify(wasmUrl)}, get [Symbol.toStringTag]() { return "URL"; } })\`, other),
+  response: async () => { const r = await fetch(${JSON.stringify(wasmUrl)}); return vm.runInContext(
+    "(r) => ({ ok: r.ok, status: r.status, statusText: r.statusText, url: r.url, arrayBuffer: () => r.arrayBuffer(), get [Symbol.toStringTag]() { return 'Response'; } })", other)(r); },
+};
+const seen = {};
+let n = 0;
+for (const [kind, make] of Object.entries(foreign)) {
+  for (const how of kind === "module" || kind === "bytes" ? ["init", "initSync"] : ["init"]) {
+    // A fresh instance of the entry each time (init() is memoised).
+    const m = await import(${JSON.stringify(entry)} + "?case=" + n++);
+    const value = await make();
+    if (kind !== "url" && kind !== "response") {
+      if (value instanceof WebAssembly.Module || value instanceof Uint8Array || value instanceof ArrayBuffer) throw new Error(kind + " is not foreign");
+    }
+    try {
+      if (how === "init") await m.default(value); else m.initSync(value);
+      const bot = new m.BotClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.AGENT_KEY });
+      seen[kind + " " + how] = (await bot.profile()).email;
+    } catch (e) { seen[kind + " " + how] = e.code + ": " + e.message; }
+  }
+}
+console.log(JSON.stringify(seen));
+`);
+  const seen = JSON.parse(await node(dir, "main.mjs"));
+  const all = ["module init", "module initSync", "bytes init", "bytes initSync", "arrayBuffer init", "url init", "response init"];
+  assert.deepEqual(seen, Object.fromEntries(all.map((k) => [k, EMAIL])));
 });

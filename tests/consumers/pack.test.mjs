@@ -11,11 +11,11 @@ requireEnv({ sandbox: false });
 const PKG = path.join(ROOT, "pkg");
 
 const EXPECTED = [
-  "LICENSE-APACHE", "LICENSE-MIT", "README.md", "index.d.cts", "index.d.ts", "index.js",
-  "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts",
-  "node/settlement_wasm.js", "node/settlement_wasm_bg.wasm", "package.json",
-  "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts",
-  "types/package.json", "types/watch.d.ts", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
+  "LICENSE-APACHE", "LICENSE-MIT", "README.md", "edge/index.js", "edge/settlement_wasm_bg.wasm",
+  "index.d.cts", "index.d.ts", "index.js",
+  "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts", "package.json",
+  "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts", "types/package.json",
+  "types/watch.d.ts", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
 ];
 // npm ships the first four whatever `files` says; node/package.json and types/package.json give
 // their directories their module type (CommonJS): read by Node and TypeScript, referenced by no file.
@@ -59,7 +59,8 @@ test("every packed file is referenced (manifest, imports, the glue's .wasm) or s
       ...[...text.matchAll(/`\$\{__dirname\}\/([^`]+)`/g)].map((m) => m[1]),
     ];
     for (const r of refs) {
-      let target = path.posix.join(dir, r);
+      // `./x.wasm?module` (the edge entry's compiled-module import) is the file x.wasm.
+      let target = path.posix.join(dir, r.replace(/\?.*$/, ""));
       // A declaration file's "./x.js" is x.d.ts (or x.d.cts for .cjs).
       if (/\.d\.c?ts$/.test(f)) target = target.replace(/\.js$/, ".d.ts").replace(/\.cjs$/, ".d.cts");
       add(target);

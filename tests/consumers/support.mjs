@@ -50,11 +50,14 @@ export function run(cmd, args, { cwd, env = {}, timeoutMs = 120_000 } = {}) {
   });
 }
 
-/** Spawn with the pinned tools first on PATH; `output.text` collects stdout+stderr. */
-function spawnPinned(cmd, args, cwd, env) {
+/**
+ * Spawn with the pinned tools first on PATH; `output.text` collects stdout+stderr. `group`:
+ * in a process group of its own (led by the child), for tools that start helper processes.
+ */
+function spawnPinned(cmd, args, cwd, env, group = false) {
   const child = spawn(cmd, args, {
     cwd, env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"], detached: group,
   });
   const output = { text: "", extra: "" };
   child.stdout.on("data", (d) => { output.text += d; });
@@ -62,19 +65,29 @@ function spawnPinned(cmd, args, cwd, env) {
   return { child, output };
 }
 
-/** Start a long-running process (a dev server); `stop()` kills it by PID. */
-export function start(cmd, args, { cwd, env = {} } = {}) {
-  const { child, output } = spawnPinned(cmd, args, cwd, env);
+/**
+ * Start a long-running process (a dev server); `stop()` kills it by PID; `exited` resolves
+ * with its exit code (for a build run this way, its output readable meanwhile). `group: true`
+ * (servers that start helper processes: wrangler's workerd, next dev's server): `stop()`
+ * signals the process group the child leads (its PID, negated), helpers included.
+ */
+export function start(cmd, args, { cwd, env = {}, group = false } = {}) {
+  const { child, output } = spawnPinned(cmd, args, cwd, env, group);
   const exited = new Promise((r) => child.on("exit", r));
+  const target = group ? -child.pid : child.pid;
   return {
     pid: child.pid,
+    exited,
     output: () => output.text,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
-        process.kill(child.pid, "SIGTERM");
-        const t = setTimeout(() => { try { process.kill(child.pid, "SIGKILL"); } catch {} }, 5000);
+        process.kill(target, "SIGTERM");
+        const t = setTimeout(() => { try { process.kill(target, "SIGKILL"); } catch {} }, 5000);
         await exited;
         clearTimeout(t);
+      }
+      if (group) {
+        try { process.kill(target, "SIGKILL"); } catch {} // helpers that outlived their leader
       }
     },
   };

@@ -2,6 +2,10 @@
 // TypeScript 5.x and the newest major, moduleResolution bundler / node16 / nodenext (ESM and
 // CommonJS), lib ["es2022","dom"] (browser apps) and ["es2022"] + @types/node (Node apps: the
 // runtime's major, 20, and the newest).
+// The strictest flags on top of --strict (exactOptionalPropertyTypes, noUncheckedIndexedAccess,
+// isolatedModules, noPropertyAccessFromIndexSignature, and verbatimModuleSyntax for the ESM
+// consumers: a CommonJS file under it must use `import x = require()`). The consumers pass
+// options typed `T | undefined`.
 // Never skipLibCheck, never an extra lib (no esnext.disposable).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -38,12 +42,14 @@ describe("tsc matrix", { concurrency: 2 }, () => {
     for (const [mode, m] of Object.entries(MODES)) {
       for (const [libName, lib] of Object.entries(LIBS)) {
         const types = lib.types.length ? ` + @types/node ${typesVersion(lib.typeRoots)}` : "";
-        test(`tsc ${version} --strict: ${mode}, lib ${lib.lib.join("+")}${types}`, async () => {
+        test(`tsc ${version} --strict, strictest flags: ${mode}, lib ${lib.lib.join("+")}${types}`, async () => {
           const dir = project(`tsc-${ts}-${mode}-${libName}`);
           write(dir, m.file, readFileSync(path.join(HERE, "types", m.source), "utf8"));
           write(dir, "tsconfig.json", JSON.stringify({
             compilerOptions: {
-              strict: true, noEmit: true, target: "es2022", module: m.module, moduleResolution: m.moduleResolution,
+              strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, isolatedModules: true,
+              noPropertyAccessFromIndexSignature: true, verbatimModuleSyntax: m.file !== "consumer.cts",
+              noEmit: true, target: "es2022", module: m.module, moduleResolution: m.moduleResolution,
               lib: lib.lib, types: lib.types, ...(lib.typeRoots ? { typeRoots: lib.typeRoots } : {}), skipLibCheck: false,
             },
             files: [m.file],

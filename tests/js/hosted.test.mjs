@@ -129,7 +129,7 @@ describe("the browser bundle has no secret-key operation", () => {
       for (const file of ["index.js", "web/settlement_wasm_bg.wasm"]) {
         assert.ok(!readFileSync(new URL(file, pkgDir)).includes(name), `${name} in ${file}`);
       }
-      assert.ok(readFileSync(new URL("node/settlement_wasm_bg.wasm", pkgDir)).includes(name), `${name} in the server .wasm`);
+      assert.ok(readFileSync(new URL("edge/settlement_wasm_bg.wasm", pkgDir)).includes(name), `${name} in the server .wasm (the edge entry's file; the Node entry embeds the same)`);
     }
     // The public-key confirmation is in both.
     assert.equal(typeof browser.MerchantClient.prototype.confirmTransaction, "function");

@@ -1,6 +1,6 @@
 // MerchantClient, the browser guard, parseAmount, onchainRampUrl and listenForRampEvents,
 // in Node, against the sandbox, through the package imported by name.
-import { test, describe, afterEach } from "node:test";
+import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import {
   MerchantClient, SettlementError, classifyKey, onchainRampUrl, listenForRampEvents, parseAmount,
@@ -14,14 +14,47 @@ if (!MERCHANT_PUBLIC_KEY || !MERCHANT_SECRET_KEY) throw new Error("MERCHANT_*_KE
 const publicClient = (extra = {}) => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_PUBLIC_KEY, ...extra });
 const tagged = (tag, extra = {}) => publicClient({ headers: { "x-sandbox-tag": tag }, ...extra });
 
-// Browser simulation: define one of the globals the guard looks for, for one test only.
-const BROWSER_GLOBALS = ["window", "document", "WorkerGlobalScope"];
-afterEach(() => {
-  for (const g of BROWSER_GLOBALS) delete globalThis[g];
-});
-function simulateBrowser(global = "window") {
-  globalThis[global] = global === "WorkerGlobalScope" ? function WorkerGlobalScope() {} : {};
+// Hosts simulated by their globals (the browser guard reads them by name when a client is
+// constructed): each host's own globals are defined, and Node's `process` is hidden where the
+// simulated host has none, for the duration of a synchronous callback only.
+const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+function WorkerGlobalScope() {}
+function ServiceWorkerGlobalScope() {}
+const HOSTS = {
+  "browser page": { browser: true, globals: { window: {}, document: {}, navigator: { userAgent: CHROME_UA } }, hide: ["process"] },
+  "jsdom page in Node (Vitest, Jest)": { browser: true, globals: { window: {}, document: {} } },
+  "a page's document alone": { browser: true, globals: { document: {} }, hide: ["process"] },
+  "a window alone": { browser: true, globals: { window: {} }, hide: ["process"] },
+  "dedicated worker": { browser: true, globals: { WorkerGlobalScope, navigator: { userAgent: CHROME_UA } }, hide: ["process"] },
+  "service worker": {
+    browser: true, globals: { WorkerGlobalScope, ServiceWorkerGlobalScope, navigator: { userAgent: CHROME_UA } }, hide: ["process"],
+  },
+  "Node": { browser: false, globals: {} },
+  "Deno 2": { browser: false, globals: { Deno: { version: { deno: "2.9.6" } } }, hide: ["process"] },
+  "Deno 1 (defines window)": { browser: false, globals: { Deno: { version: { deno: "1.46.3" } }, window: {} }, hide: ["process"] },
+  "Bun": { browser: false, globals: { Bun: { version: "1.4.5" } }, hide: ["process"] },
+  "Cloudflare Workers (workerd defines WorkerGlobalScope)": {
+    browser: false, globals: { WorkerGlobalScope, navigator: { userAgent: "Cloudflare-Workers" } }, hide: ["process"],
+  },
+  "Vercel Edge, Next.js edge routes": { browser: false, globals: { EdgeRuntime: "edge-runtime" }, hide: ["process"] },
+};
+/** `f()` run in the simulated host `name`, its globals restored afterwards. */
+function inHost(name, f) {
+  const { globals, hide = [] } = HOSTS[name];
+  const names = [...Object.keys(globals), ...hide];
+  const saved = names.map((n) => [n, Object.getOwnPropertyDescriptor(globalThis, n)]);
+  try {
+    for (const [n, value] of Object.entries(globals)) Object.defineProperty(globalThis, n, { value, configurable: true, writable: true });
+    for (const n of hide) Object.defineProperty(globalThis, n, { value: undefined, configurable: true, writable: true });
+    return f();
+  } finally {
+    for (const [n, d] of saved) {
+      if (d) Object.defineProperty(globalThis, n, d);
+      else delete globalThis[n];
+    }
+  }
 }
+const inPage = (f) => inHost("browser page", f);
 
 describe("the secret-key guard", () => {
   test("classifyKey: public, secret, unknown (after any service prefix)", () => {
@@ -34,7 +67,7 @@ describe("the secret-key guard", () => {
   });
 
   test("Node: a secret key is normal, and account() works with it", async () => {
-    for (const g of BROWSER_GLOBALS) assert.equal(globalThis[g], undefined, `Node has no ${g}`);
+    for (const g of ["window", "document", "WorkerGlobalScope"]) assert.equal(globalThis[g], undefined, `Node has no ${g}`);
     const merchant = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY });
     const account = await merchant.account();
     assert.deepEqual(account, {
@@ -42,11 +75,17 @@ describe("the secret-key guard", () => {
     });
   });
 
-  for (const global of BROWSER_GLOBALS) {
-    test(`browser-like (${global} defined): a secret key throws secret_key_in_browser`, async () => {
-      simulateBrowser(global);
+  for (const [host, { browser }] of Object.entries(HOSTS)) {
+    if (!browser) {
+      test(`${host}: a server, where a secret key is allowed and works`, async () => {
+        const merchant = inHost(host, () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY }));
+        assert.equal((await merchant.account()).id, "merchant-1");
+      });
+      continue;
+    }
+    test(`${host}: browser-like, a secret key throws secret_key_in_browser`, async () => {
       const e = await expectCode(assert, SettlementError,
-        () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY }), "secret_key_in_browser");
+        () => inHost(host, () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY })), "secret_key_in_browser");
       assert.equal(e.field, "apiKey");
       for (const why of ["browser", "server", "proxy", "public key", "dangerouslyAllowBrowser"]) {
         assert.ok(e.message.includes(why), `the message says "${why}": ${e.message}`);
@@ -57,29 +96,28 @@ describe("the secret-key guard", () => {
   }
 
   test("browser-like: the guard speaks first, even with other invalid options", async () => {
-    simulateBrowser();
-    await expectCode(assert, SettlementError, () => new MerchantClient({ apiKey: MERCHANT_SECRET_KEY }), "secret_key_in_browser");
+    await expectCode(assert, SettlementError, () => inPage(() => new MerchantClient({ apiKey: MERCHANT_SECRET_KEY })),
+      "secret_key_in_browser");
   });
 
   test("browser-like: dangerouslyAllowBrowser: true opts out, and the key works", async () => {
-    simulateBrowser();
-    const merchant = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY, dangerouslyAllowBrowser: true });
+    const merchant = inPage(() =>
+      new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY, dangerouslyAllowBrowser: true }));
     assert.equal((await merchant.account()).id, "merchant-1");
     await expectCode(assert, SettlementError,
-      () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY, dangerouslyAllowBrowser: false }),
+      () => inPage(() => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY, dangerouslyAllowBrowser: false })),
       "secret_key_in_browser");
     const e = await expectCode(assert, SettlementError,
-      () => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY, dangerouslyAllowBrowser: "yes" }),
+      () => inPage(() => new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY, dangerouslyAllowBrowser: "yes" })),
       "invalid_input");
     assert.equal(e.field, "dangerouslyAllowBrowser");
   });
 
   test("browser-like: the public key, and a proxy endpoint without a key, work", async () => {
-    simulateBrowser();
-    const countries = await publicClient().availableCountries();
+    const countries = await inPage(() => publicClient()).availableCountries();
     assert.equal(countries.length, 3);
     const tag = uniqueTag("proxy");
-    const proxy = new MerchantClient({ endpoint: `${SANDBOX_URL}/service/api/graphql`, headers: { "x-sandbox-tag": tag } });
+    const proxy = inPage(() => new MerchantClient({ endpoint: `${SANDBOX_URL}/service/api/graphql`, headers: { "x-sandbox-tag": tag } }));
     await expectCode(assert, SettlementError, () => proxy.rampLimits(), "unauthorized");
     assert.equal((await requestsTagged(tag))[0].hasAuthorization, false, "no key was sent");
   });

@@ -14,8 +14,13 @@ test("package.json: exports map serves browser, import and require, each with it
   assert.equal(manifest.name, "settlement-wasm");
   assert.match(manifest.version, /^\d+\.\d+\.\d+/);
   const root = manifest.exports["."];
+  // The edge runtimes' conditions come first (a bundler for workerd or edge-light may also set
+  // `node`, `worker` or `browser`): the first matching key of the package's object wins.
+  assert.deepEqual(Object.keys(root), ["workerd", "edge-light", "node", "require", "default"]);
   const targets = {
-    // The server entry's types add the secret-key methods of its MerchantClient, and createProxyHandler.
+    // The server entries' types add the secret-key methods of their MerchantClient, and createProxyHandler.
+    "workerd": [root.workerd, "./node.d.ts", "./edge/index.js"],
+    "edge-light": [root["edge-light"], "./node.d.ts", "./edge/index.js"],
     "node.import": [root.node.import, "./node.d.ts", "./node/index.mjs"],
     "node.require": [root.node.require, "./node.d.cts", "./node/index.cjs"],
     "require": [root.require, "./index.d.cts", "./index.js"],
@@ -71,7 +76,7 @@ test("every entry exports exactly the public API (no internals), and the types d
   // Nor the browser build's code or wasm: the proxy's checks are compiled into the server build only.
   assert.doesNotMatch(readFileSync(new URL("index.js", pkgDir), "utf8"), /ProxyPolicy|createProxyHandler/);
   assert.ok(!readFileSync(new URL("web/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "browser wasm has no proxy export");
-  assert.ok(readFileSync(new URL("node/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "server wasm has the proxy export");
+  assert.ok(readFileSync(new URL("edge/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "server wasm (edge/, embedded in node/) has the proxy export");
 });
 
 test("init() is idempotent in Node and resolves at once", async () => {

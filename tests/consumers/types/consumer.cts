@@ -22,6 +22,12 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof SettlementError && e.code === "wasm_load") console.log(e.message, e.cause);
   }
-  console.log(email, rows);
+  // exactOptionalPropertyTypes: options passed on as `T | undefined`.
+  const maybeTimeout: number | undefined = rows > 0 ? 5000 : undefined;
+  const maybeSignal: AbortSignal | undefined = rows > 0 ? undefined : AbortSignal.timeout(1000);
+  const strictBot = new BotClient({ baseUrl: "http://127.0.0.1:8787", apiKey: "k", timeoutMs: maybeTimeout });
+  await strictBot.orderHistory({ page: 1, perPage: undefined, signal: maybeSignal, filter: { status: undefined } });
+  const first = page.data[0]; // noUncheckedIndexedAccess: possibly undefined
+  console.log(first?.id, email, rows);
 }
 void main();

