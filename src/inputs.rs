@@ -8,7 +8,7 @@ use crate::types::OrderHistoryFilter;
 pub const MAX_GRAPHQL_INT: i64 = 2_147_483_647;
 
 /// The keys an `OrderHistoryFilter` may have.
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub const FILTER_KEYS: [&str; 5] = ["orderId", "status", "dateFrom", "dateTo", "paymentMethod"];
 
 /// Size caps: each refusal is `invalid_input` naming the limit. The JavaScript layer
@@ -20,21 +20,21 @@ pub const MAX_FIELD_NAME: usize = 64;
 /// Entries in `fields`.
 pub const MAX_FIELDS: u32 = 128;
 /// Extra headers, and the length of a header's name or value.
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub const MAX_HEADERS: u32 = 32;
 /// The length of a header name or value.
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub const MAX_HEADER_LEN: u32 = 4096;
 /// A filter string (`orderId`, `status`, `paymentMethod`, a date).
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub const MAX_FILTER_LEN: u32 = 256;
 /// The `document` of `request`.
 pub const MAX_DOCUMENT_LEN: u32 = 100_000;
 /// The `variables` of `request`, as JSON text.
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub const MAX_VARIABLES_LEN: u32 = 1_000_000;
 /// Any other string argument or option (URLs, key, ids, amounts).
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub const MAX_TEXT_LEN: u32 = 4096;
 
 /// `<field> is longer than <max> characters (the limit)`.
@@ -106,7 +106,7 @@ pub fn is_enum_value(s: &str) -> bool {
 }
 
 /// A JavaScript number as an integer: finite and without a fractional part.
-#[cfg_attr(not(feature = "npm"), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
 pub fn integer(value: f64, field: &str) -> Result<i64, Error> {
     if !value.is_finite() || value.fract() != 0.0 {
         let mut m = String::from(field);

@@ -18,9 +18,11 @@ use crate::json::Body;
 #[cfg(target_arch = "wasm32")]
 mod fetch;
 #[cfg(target_arch = "wasm32")]
+pub(crate) use fetch::global;
+#[cfg(target_arch = "wasm32")]
 pub use fetch::FetchTransport;
 #[cfg(all(target_arch = "wasm32", feature = "npm"))]
-pub(crate) use fetch::{global, is_browser_like, outcome};
+pub(crate) use fetch::{is_browser_like, outcome};
 
 #[cfg(all(feature = "reqwest", not(target_arch = "wasm32")))]
 mod native;
