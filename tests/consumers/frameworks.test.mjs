@@ -25,14 +25,17 @@ const EXPECTED = `${EMAIL}: 10 orders`;
 
 /**
  * A project work/<name>: the package copied into its node_modules (as `npm install` leaves it),
- * and the named tools linked from tests/consumers/runtimes.
+ * and the named tools linked from tests/consumers/runtimes. A tool is a package name, or
+ * `[name, path under runtimes/node_modules]` for a dependency the project must resolve to one
+ * tool's own copy.
  */
 function app(name, files, tools = []) {
   const dir = project(name, { "package.json": JSON.stringify({ name, private: true, type: "module" }), ...files });
   cpSync(PKG_DIR, path.join(dir, "node_modules", "settlement-wasm"), { recursive: true });
   for (const t of tools) {
-    mkdirSync(path.dirname(path.join(dir, "node_modules", t)), { recursive: true });
-    symlinkSync(path.join(RUNTIMES, t), path.join(dir, "node_modules", t));
+    const [as, from] = Array.isArray(t) ? t : [t, t];
+    mkdirSync(path.dirname(path.join(dir, "node_modules", as)), { recursive: true });
+    symlinkSync(path.join(RUNTIMES, from), path.join(dir, "node_modules", as));
   }
   return dir;
 }
@@ -194,7 +197,11 @@ export default { plugins: [sveltekit({ adapter: adapter() })] };
 
 <p id="out">{text}</p>
 `,
-    }, ["svelte", "@sveltejs/kit", "@sveltejs/adapter-static", "@sveltejs/vite-plugin-svelte", "vite"]);
+    }, ["svelte", "@sveltejs/kit", "@sveltejs/adapter-static", "@sveltejs/vite-plugin-svelte", "vite",
+      // The built server chunks import `cookie` from the project, as an app that installed
+      // SvelteKit would have it: SvelteKit's own copy (cookie 2), not whichever copy a folder
+      // above the project holds (the repository's dev tools have cookie 1).
+      ["cookie", "@sveltejs/kit/node_modules/cookie"]]);
     await tool(dir, "vite/bin/vite.js", ["build", "--logLevel", "warn"]);
     server = await serve(path.join(dir, "build"));
     const { text, errors } = await pageText(`${server.url}/`);
