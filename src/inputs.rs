@@ -324,11 +324,15 @@ pub fn country_id(value: &str) -> Result<&str, Error> {
 
 /// An ISO 3166-1 alpha-2 country code: two ASCII letters, returned upper-case.
 pub fn country_code(value: &str) -> Result<String, Error> {
+    country_code_of("countryCode", value)
+}
+
+/// [`country_code`] of an argument callers know as `field` (`rampQuote`'s `country`).
+pub fn country_code_of(field: &str, value: &str) -> Result<String, Error> {
     if value.len() != 2 || !value.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return Err(Error::invalid(
-            "countryCode",
-            "countryCode must be two letters (ISO 3166-1 alpha-2)",
-        ));
+        let mut m = String::from(field);
+        m.push_str(" must be two letters (ISO 3166-1 alpha-2)");
+        return Err(Error::invalid(field, m));
     }
     Ok(value.to_ascii_uppercase())
 }
@@ -437,6 +441,77 @@ pub fn payment_type(field: &str, value: &str) -> Result<(), Error> {
     let mut m = String::from(field);
     m.push_str(" must be \"deposit\" or \"withdrawal\"");
     Err(Error::invalid(field, m))
+}
+
+/// A phone number, trimmed: an optional leading `+`, then 7 to 15 digits (the E.164
+/// range), with single spaces or hyphens allowed between digits.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn phone_number<'a>(field: &str, value: &'a str) -> Result<&'a str, Error> {
+    let trimmed = value.trim_ascii();
+    let number = trimmed.strip_prefix('+').unwrap_or(trimmed);
+    let digits = number.bytes().filter(u8::is_ascii_digit).count();
+    let separators_between_digits = split_ascii(number, |b| b == b' ' || b == b'-')
+        .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+    if (7..=15).contains(&digits) && separators_between_digits {
+        return Ok(trimmed);
+    }
+    let mut m = String::from(field);
+    m.push_str(" must be a phone number such as \"+254712345678\" (7 to 15 digits)");
+    Err(Error::invalid(field, m))
+}
+
+/// Who a payment method belongs to: `personal` or `business`, exactly.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn ownership(field: &str, value: &str) -> Result<(), Error> {
+    if value == "personal" || value == "business" {
+        return Ok(());
+    }
+    let mut m = String::from(field);
+    m.push_str(" must be \"personal\" or \"business\"");
+    Err(Error::invalid(field, m))
+}
+
+/// Most `{ identifier, value }` pairs an `addPaymentMethod` call sends.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MAX_FIELD_INPUTS: usize = 32;
+
+/// The values of a payment method type's fields: 1 to [`MAX_FIELD_INPUTS`] pairs, each
+/// `identifier` (the `identifier` of one of the type's fields) not blank and at most
+/// [`MAX_FIELD_NAME`] characters, each `value` not blank, no identifier twice. Identifiers are sent trimmed, values as given. A
+/// refusal names the pair, e.g. `fieldValues[1].value`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn field_inputs(
+    field: &str,
+    list: Vec<crate::types::PaymentMethodFieldInput>,
+) -> Result<Vec<crate::types::PaymentMethodFieldInput>, Error> {
+    if list.is_empty() {
+        let mut m = String::from(field);
+        m.push_str(" must have at least one { identifier, value }");
+        return Err(Error::invalid(field, m));
+    }
+    if list.len() > MAX_FIELD_INPUTS {
+        return Err(too_many(field, MAX_FIELD_INPUTS as u32));
+    }
+    let mut out: Vec<crate::types::PaymentMethodFieldInput> = Vec::with_capacity(list.len());
+    for (i, pair) in list.into_iter().enumerate() {
+        let at = |part: &str| format!("{field}[{i}].{part}");
+        let identifier = pair.identifier.trim_ascii();
+        non_empty(&at("identifier"), identifier)?;
+        if identifier.len() > MAX_FIELD_NAME {
+            return Err(too_long(&at("identifier"), MAX_FIELD_NAME as u32));
+        }
+        if out.iter().any(|p| p.identifier == identifier) {
+            let f = at("identifier");
+            let m = format!("{f} repeats an identifier given before it");
+            return Err(Error::invalid(&f, m));
+        }
+        non_empty(&at("value"), &pair.value)?;
+        out.push(crate::types::PaymentMethodFieldInput {
+            identifier: identifier.to_owned(),
+            value: pair.value,
+        });
+    }
+    Ok(out)
 }
 
 /// An absolute `http:` or `https:` URL (a redirect): a host, no credentials, no spaces or

@@ -334,5 +334,8 @@ impl<T: Transport> MerchantClient<T> {
     }
 }
 
+#[cfg(any(feature = "server", not(feature = "npm")))]
+mod ramp;
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -103,6 +103,31 @@ pub enum Check {
     /// An optional JSON object (`metadata`), sent as it is.
     #[cfg(any(feature = "server", not(feature = "npm")))]
     OptJsonObject,
+    /// An ISO 4217 code, required, sent upper-case ([`inputs::currency`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    Currency,
+    /// An optional `deposit` or `withdrawal` ([`inputs::payment_type`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptPaymentType,
+    /// An optional ISO 3166-1 alpha-2 code, sent upper-case ([`inputs::country_code`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptCountryCode,
+    /// An optional reference: not blank when given, sent exactly as given
+    /// ([`inputs::reference`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptReference,
+    /// An optional phone number: an optional `+`, then 7 to 15 digits, spaces or hyphens
+    /// between them; sent trimmed ([`inputs::phone_number`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptPhoneNumber,
+    /// An optional payment method ownership: `personal` or `business`
+    /// ([`inputs::ownership`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptOwnership,
+    /// The values of a payment method type's fields: a list of `{ identifier, value }`, 1 to
+    /// [`inputs::MAX_FIELD_INPUTS`], each part not blank ([`inputs::field_inputs`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    FieldInputs,
 }
 
 /// A rule over several arguments, checked after each argument's own [`Check`].
@@ -189,6 +214,10 @@ pub enum Value {
         serde(serialize_with = "crate::graphql::body::preserve_json")
     )]
     Json(crate::json::Json),
+    /// The values of a payment method type's fields (`addPaymentMethod`): a copy, so what is
+    /// checked is what is sent.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    FieldInputs(Vec<crate::types::PaymentMethodFieldInput>),
 }
 
 /// Checked variables, by GraphQL name; unset optional arguments are left out.
@@ -377,9 +406,39 @@ fn secret_key_check(arg: &Arg, check: Check, value: Value) -> Result<Option<Valu
         (Check::OptJsonObject, Value::Json(v)) if crate::json::JsonValue::is_object(&v) => {
             Value::Json(v)
         }
-        (Check::OptCurrency | Check::OptHttpUrl | Check::OptJsonObject, Value::Null) => {
-            return Ok(None)
+        (Check::Currency, Value::Str(s)) => Value::Str(inputs::currency(arg.caller, &s)?),
+        (Check::OptPaymentType, Value::Str(s)) => {
+            inputs::payment_type(arg.caller, &s)?;
+            Value::Str(s)
         }
+        (Check::OptCountryCode, Value::Str(s)) => {
+            Value::Str(inputs::country_code_of(arg.caller, &s)?)
+        }
+        (Check::OptReference, Value::Str(s)) => {
+            inputs::non_empty(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::OptPhoneNumber, Value::Str(s)) => {
+            Value::Str(inputs::phone_number(arg.caller, &s)?.to_owned())
+        }
+        (Check::OptOwnership, Value::Str(s)) => {
+            inputs::ownership(arg.caller, &s)?;
+            Value::Str(s)
+        }
+        (Check::FieldInputs, Value::FieldInputs(list)) => {
+            Value::FieldInputs(inputs::field_inputs(arg.caller, list)?)
+        }
+        (
+            Check::OptCurrency
+            | Check::OptHttpUrl
+            | Check::OptJsonObject
+            | Check::OptPaymentType
+            | Check::OptCountryCode
+            | Check::OptReference
+            | Check::OptPhoneNumber
+            | Check::OptOwnership,
+            Value::Null,
+        ) => return Ok(None),
         _ => return Err(wrong_type(arg)),
     };
     Ok(Some(v))
@@ -765,6 +824,236 @@ pub const WITHDRAW_ONCHAIN: Operation = Operation {
     ..BASE
 };
 
+/// The default `RampQuote` selection of `rampQuote` *(observed)*.
+pub const RAMP_QUOTE_FIELDS: &str = "id exchangeRate paymentType";
+
+/// The default `RampPaymentRequest` selection of the quote deposits and withdrawals
+/// (`initiateRampQuoteDeposit`'s, *observed*).
+pub const RAMP_PAYMENT_FIELDS: &str =
+    "id status agent paymentDetails exchangeRate amountLocal amountUsd expiresAt";
+
+/// `rampQuote(customer: ID!, amount: Decimal!, currency: P2PPaymentCurrency!, paymentType:
+/// PaymentTypeType, paymentMethodType: String!, country: String): RampQuote!` (merchant query,
+/// secret key *(observed)*; the result type is the sandbox's): the rate a customer gets for
+/// `amount` of `currency`, valid until the quote's `expiresAt`. A read, so retried.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const RAMP_QUOTE: Operation = Operation {
+    name: "RampQuote",
+    endpoint: Endpoint::Merchant,
+    field: "rampQuote",
+    args: &[
+        arg("customer", "ID!", "customer", Check::Id),
+        arg("amount", "Decimal!", "amount", Check::Decimal),
+        arg("currency", "P2PPaymentCurrency!", "currency", Check::Currency),
+        arg(
+            "paymentType",
+            "PaymentTypeType",
+            "paymentType",
+            Check::OptPaymentType,
+        ),
+        arg(
+            "paymentMethodType",
+            "String!",
+            "paymentMethodType",
+            Check::Id,
+        ),
+        arg("country", "String", "country", Check::OptCountryCode),
+    ],
+    returns: "RampQuote!",
+    fields: RAMP_QUOTE_FIELDS,
+    method: "rampQuote",
+    result: "RampQuote",
+    secret_key: true,
+    ..BASE
+};
+
+/// `refreshRampQuote(rampQuote: ID!, amount: Decimal): RampQuote!` (merchant query, secret
+/// key *(observed)*; the result type is the sandbox's): the same quote with a fresh rate and
+/// expiry (and `amount`, when given).
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const REFRESH_RAMP_QUOTE: Operation = Operation {
+    name: "RefreshRampQuote",
+    endpoint: Endpoint::Merchant,
+    field: "refreshRampQuote",
+    args: &[
+        arg("rampQuote", "ID!", "rampQuote", Check::Id),
+        arg("amount", "Decimal", "amount", Check::OptDecimal),
+    ],
+    returns: "RampQuote!",
+    fields: "id exchangeRate paymentType expiresAt",
+    method: "refreshRampQuote",
+    result: "RampQuote",
+    secret_key: true,
+    ..BASE
+};
+
+/// `createCustomer(email: String!, firstName: String!, lastName: String!, country: ID!):
+/// Customer` (merchant mutation, secret key *(observed)*; the argument and result types
+/// but `country`'s are the sandbox's): a customer of the direct ramp.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const CREATE_CUSTOMER: Operation = Operation {
+    name: "CreateCustomer",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "createCustomer",
+    args: &[
+        arg("email", "String!", "email", Check::Email),
+        arg("firstName", "String!", "firstName", Check::Name),
+        arg("lastName", "String!", "lastName", Check::Name),
+        // A `Country.id`, checked as every id is (the refusal names `country`).
+        arg("country", "ID!", "country", Check::Id),
+    ],
+    returns: "Customer",
+    fields: "id email firstName lastName country",
+    method: "createCustomer",
+    result: "Customer",
+    secret_key: true,
+    ..BASE
+};
+
+/// `addPaymentMethod(customer: ID!, paymentMethodType: String!, fields:
+/// [P2PPaymentMethodFieldInput!]!, ownership: P2PPaymentMethodOwnership):
+/// CustomerPaymentMethod` (merchant mutation, secret key *(observed)*; the input, enum and
+/// result types are the sandbox's): a customer's bank account or mobile-money wallet, to
+/// withdraw to. Callers pass `fields` as `fieldValues` (`fields` selects the result's).
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const ADD_PAYMENT_METHOD: Operation = Operation {
+    name: "AddPaymentMethod",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "addPaymentMethod",
+    args: &[
+        arg("customer", "ID!", "customer", Check::Id),
+        arg(
+            "paymentMethodType",
+            "String!",
+            "paymentMethodType",
+            Check::Id,
+        ),
+        arg(
+            "fields",
+            "[P2PPaymentMethodFieldInput!]!",
+            "fieldValues",
+            Check::FieldInputs,
+        ),
+        arg(
+            "ownership",
+            "P2PPaymentMethodOwnership",
+            "ownership",
+            Check::OptOwnership,
+        ),
+    ],
+    returns: "CustomerPaymentMethod",
+    fields: "id paymentMethodType displayValue ownership",
+    method: "addPaymentMethod",
+    result: "CustomerPaymentMethod",
+    secret_key: true,
+    ..BASE
+};
+
+/// `initiateRampQuoteDeposit(rampQuote: ID!, reference: String, phoneNumber: String,
+/// bankAccountNumber: String, onchainTransferInfo: JSON): RampPaymentRequest` (merchant
+/// mutation, secret key *(observed)*; the optional arguments' types and the result type are
+/// the sandbox's): a deposit at a quote's rate; the customer pays an agent (see
+/// `paymentDetails`), then [`MARK_DEPOSIT_AS_PAID`].
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
+    name: "InitiateRampQuoteDeposit",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "initiateRampQuoteDeposit",
+    args: &[
+        arg("rampQuote", "ID!", "rampQuote", Check::Id),
+        arg("reference", "String", "reference", Check::OptReference),
+        arg("phoneNumber", "String", "phoneNumber", Check::OptPhoneNumber),
+        arg(
+            "bankAccountNumber",
+            "String",
+            "bankAccountNumber",
+            Check::OptId,
+        ),
+        arg(
+            "onchainTransferInfo",
+            "JSON",
+            "onchainTransferInfo",
+            Check::OptJsonObject,
+        ),
+    ],
+    returns: "RampPaymentRequest",
+    fields: RAMP_PAYMENT_FIELDS,
+    method: "initiateRampQuoteDeposit",
+    result: "RampPaymentRequest",
+    secret_key: true,
+    ..BASE
+};
+
+/// `initiateRampQuoteWithdrawal(rampQuote: ID!, paymentMethod: ID!, reference: String):
+/// RampPaymentRequest` (merchant mutation, secret key *(observed)*; `reference`'s type and
+/// the result type are the sandbox's): a withdrawal at a quote's rate to one of the
+/// customer's payment methods; an agent pays it, then [`MARK_WITHDRAWAL_AS_RECEIVED`].
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
+    name: "InitiateRampQuoteWithdrawal",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "initiateRampQuoteWithdrawal",
+    args: &[
+        arg("rampQuote", "ID!", "rampQuote", Check::Id),
+        arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
+        arg("reference", "String", "reference", Check::OptReference),
+    ],
+    returns: "RampPaymentRequest",
+    fields: RAMP_PAYMENT_FIELDS,
+    method: "initiateRampQuoteWithdrawal",
+    result: "RampPaymentRequest",
+    secret_key: true,
+    ..BASE
+};
+
+/// `markDepositAsPaid(paymentRequest: ID!, receipt: String): Boolean` (merchant mutation,
+/// secret key *(observed)*; the result type is the sandbox's): the customer paid the
+/// agent; `receipt` is an absolute `https:` URL (the sandbox's assumption).
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
+    name: "MarkDepositAsPaid",
+    endpoint: Endpoint::Merchant,
+    field: "markDepositAsPaid",
+    args: &[
+        arg("paymentRequest", "ID!", "paymentRequest", Check::Id),
+        arg("receipt", "String", "receipt", Check::OptHttpsUrl),
+    ],
+    method: "markDepositAsPaid",
+    secret_key: true,
+    ..BOT_MUTATION
+};
+
+/// `markWithdrawalAsReceived(paymentRequest: ID!): Boolean` (merchant mutation, secret key
+/// *(observed)*; the result type is the sandbox's): the customer received the agent's
+/// payment.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
+    name: "MarkWithdrawalAsReceived",
+    endpoint: Endpoint::Merchant,
+    field: "markWithdrawalAsReceived",
+    args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
+    method: "markWithdrawalAsReceived",
+    secret_key: true,
+    ..BOT_MUTATION
+};
+
+/// `cancelDeposit(paymentRequest: ID!): Boolean` (merchant mutation, secret key
+/// *(observed)*; the result type is the sandbox's): a deposit not paid yet → canceled.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const CANCEL_DEPOSIT: Operation = Operation {
+    name: "CancelDeposit",
+    endpoint: Endpoint::Merchant,
+    field: "cancelDeposit",
+    args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
+    method: "cancelDeposit",
+    secret_key: true,
+    ..BOT_MUTATION
+};
+
 /// Every built-in operation: the bot's, then the merchant's. The secret-key operations
 /// ([`Operation::secret_key`]) are declared where a secret key may be used: in the Rust API
 /// (no `npm` feature) and in the npm package's server build (feature `server`), never in its
@@ -795,6 +1084,24 @@ pub static ALL: &[&Operation] = &[
     &CANCEL_HOSTED_PAYMENT,
     #[cfg(any(feature = "server", not(feature = "npm")))]
     &WITHDRAW_ONCHAIN,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &RAMP_QUOTE,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &REFRESH_RAMP_QUOTE,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &CREATE_CUSTOMER,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &ADD_PAYMENT_METHOD,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &INITIATE_RAMP_QUOTE_DEPOSIT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &INITIATE_RAMP_QUOTE_WITHDRAWAL,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &MARK_DEPOSIT_AS_PAID,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &MARK_WITHDRAWAL_AS_RECEIVED,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &CANCEL_DEPOSIT,
 ];
 
 /// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).

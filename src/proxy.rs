@@ -610,15 +610,45 @@ fn variable_values(
             (Check::OptJsonObject, Some(object @ JsonValue::Object(_))) => {
                 Value::Json(crate::json::from_value(&object).ok_or_else(wrong)?)
             }
-            (Check::Page | Check::PerPage | Check::Filter | Check::OptJsonObject, Some(_)) => {
-                return Err(wrong())
+            (Check::FieldInputs, Some(JsonValue::Array(items))) => {
+                Value::FieldInputs(field_inputs(items).ok_or_else(wrong)?)
             }
+            (
+                Check::Page
+                | Check::PerPage
+                | Check::Filter
+                | Check::OptJsonObject
+                | Check::FieldInputs,
+                Some(_),
+            ) => return Err(wrong()),
             (_, Some(JsonValue::String(s))) => Value::Str(s),
             (_, Some(_)) => return Err(wrong()),
         };
         out.push(value);
     }
     Ok(out)
+}
+
+/// `addPaymentMethod`'s `fields` from JSON: objects with exactly the two string members
+/// `identifier` and `value`; `None` otherwise.
+fn field_inputs(items: Vec<JsonValue>) -> Option<Vec<crate::types::PaymentMethodFieldInput>> {
+    items
+        .into_iter()
+        .map(|item| {
+            let JsonValue::Object(mut members) = item else {
+                return None;
+            };
+            let mut take = |key: &str| match members.remove(key) {
+                Some(JsonValue::String(s)) => Some(s),
+                _ => None,
+            };
+            let pair = crate::types::PaymentMethodFieldInput {
+                identifier: take("identifier")?,
+                value: take("value")?,
+            };
+            members.is_empty().then_some(pair)
+        })
+        .collect()
 }
 
 /// An `OrderHistoryFilter` from JSON: only its members, each a string (dates as the client

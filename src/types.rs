@@ -277,6 +277,213 @@ pub struct WithdrawOnchainArgs {
     pub signal: Option<Signal>,
 }
 
+/// One value of a payment method type's field (`P2PPaymentMethodFieldInput`): the field's
+/// `identifier` (from `paymentMethodTypes()`) and its value for this customer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentMethodFieldInput {
+    /// The field's `identifier`, e.g. `"accountNumber"` (sent trimmed).
+    pub identifier: String,
+    /// Its value, e.g. `"0123456789"` (sent as given; not blank).
+    pub value: String,
+}
+
+/// Options of `rampQuote()` (secret key, on a server): the rate `customer` gets for `amount` of
+/// `currency`, by `paymentMethodType`, valid until the quote expires. A read: retried like
+/// every query. Refused before sending (`invalid_input`, naming the option): a blank `customer`
+/// or `paymentMethodType`, an `amount` that is not non-negative decimal text, a `currency` that
+/// is not 3 letters, a `paymentType` other than `deposit` / `withdrawal`, a `country` that is
+/// not 2 letters.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "RampQuoteOptions"))]
+pub struct RampQuoteArgs {
+    /// The customer's `id` (from `createCustomer()`).
+    pub customer: String,
+    /// The amount, decimal text such as `"25000.00"`, in `currency`.
+    pub amount: String,
+    /// ISO 4217 code of the amount's currency (sent upper-case).
+    pub currency: String,
+    /// `"deposit"` (the service's default) or `"withdrawal"`.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "\"deposit\" | \"withdrawal\"")
+    )]
+    pub payment_type: Option<String>,
+    /// The payment method type's `identifier`, e.g. `"bank_transfer"`.
+    pub payment_method_type: String,
+    /// ISO 3166-1 alpha-2 code of the customer's country (sent upper-case).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub country: Option<String>,
+    /// `RampQuote` fields to select instead of `id exchangeRate paymentType`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call at once (code `aborted`).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `refreshRampQuote()` (secret key): the same quote with a fresh rate and
+/// expiry. A read: retried like every query. Refused before sending: a blank `rampQuote`, an
+/// `amount` that is not non-negative decimal text.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "RefreshRampQuoteOptions"))]
+pub struct RefreshRampQuoteArgs {
+    /// The quote's `id`.
+    pub ramp_quote: String,
+    /// A new amount (decimal text) in the quote's currency; the quote's own when absent.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub amount: Option<String>,
+    /// `RampQuote` fields to select instead of `id exchangeRate paymentType expiresAt`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call at once (code `aborted`).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `createCustomer()` (secret key): a customer of the direct ramp. Sent once, never
+/// retried (a lost answer is `outcome_unknown`). Refused before sending: an `email` not shaped
+/// as one, a blank `firstName`, `lastName` or `country`.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "CreateCustomerOptions"))]
+pub struct CreateCustomerArgs {
+    /// The customer's email address.
+    pub email: String,
+    /// The customer's first name (trimmed).
+    pub first_name: String,
+    /// The customer's last name (trimmed).
+    pub last_name: String,
+    /// The customer's country: a `Country.id` from `availableCountries()` (trimmed).
+    pub country: String,
+    /// `Customer` fields to select instead of `id email firstName lastName country`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `addPaymentMethod()` (secret key): a customer's bank account or mobile-money
+/// wallet. Sent once, never retried. Refused before sending: a blank `customer` or
+/// `paymentMethodType`, a `fieldValues` that is not 1 to 32 `{ identifier, value }` with
+/// neither blank (nor an identifier twice), an `ownership` other than `personal` / `business`.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "AddPaymentMethodOptions"))]
+pub struct AddPaymentMethodArgs {
+    /// The customer's `id`.
+    pub customer: String,
+    /// The payment method type's `identifier`, e.g. `"bank_transfer"`.
+    pub payment_method_type: String,
+    /// The values of the type's fields (its `fields[].identifier`), sent as the
+    /// `fields` argument.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "readonly PaymentMethodFieldInput[]")
+    )]
+    pub field_values: Vec<PaymentMethodFieldInput>,
+    /// `"personal"` or `"business"`.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "\"personal\" | \"business\"")
+    )]
+    pub ownership: Option<String>,
+    /// `CustomerPaymentMethod` fields to select instead of `id paymentMethodType displayValue
+    /// ownership`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `initiateRampQuoteDeposit()` (secret key): a deposit at a quote's rate. Sent
+/// once, never retried: after `outcome_unknown`, do not start another deposit on the same
+/// quote (the service refuses a used quote; get a new one). Refused before sending: a blank
+/// `rampQuote`, `reference` or `bankAccountNumber`, a `phoneNumber` that is not 7 to 15
+/// digits, an `onchainTransferInfo` that is not a plain object.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "InitiateRampQuoteDepositOptions"))]
+pub struct InitiateRampQuoteDepositArgs {
+    /// The quote's `id` (a `deposit` quote, not expired).
+    pub ramp_quote: String,
+    /// Your own identifier of the deposit (sent exactly as given).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub reference: Option<String>,
+    /// The customer's phone number (mobile money), e.g. `"+254712345678"`.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub phone_number: Option<String>,
+    /// The customer's bank account number (bank transfers; trimmed).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub bank_account_number: Option<String>,
+    /// Where the stablecoins go onchain, a plain object (e.g. `{ address, network }`).
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "{ readonly [key: string]: unknown }")
+    )]
+    pub onchain_transfer_info: Option<Json>,
+    /// `RampPaymentRequest` fields to select instead of the default.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `initiateRampQuoteWithdrawal()` (secret key): a withdrawal at a quote's rate to
+/// one of the customer's payment methods. Sent once, never retried. Refused before sending: a
+/// blank `rampQuote`, `paymentMethod` or `reference`.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    feature = "typescript",
+    tsify(rename = "InitiateRampQuoteWithdrawalOptions")
+)]
+pub struct InitiateRampQuoteWithdrawalArgs {
+    /// The quote's `id` (a `withdrawal` quote, not expired).
+    pub ramp_quote: String,
+    /// The customer's payment method `id` (from `addPaymentMethod()`).
+    pub payment_method: String,
+    /// Your own identifier of the withdrawal (sent exactly as given).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub reference: Option<String>,
+    /// `RampPaymentRequest` fields to select instead of the default.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `markDepositAsPaid()` (secret key): the customer paid the agent. Sent once,
+/// never retried. Refused before sending: a blank `paymentRequest`, a `receipt` that is not an
+/// absolute `https:` URL.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "MarkDepositAsPaidOptions"))]
+pub struct MarkDepositAsPaidArgs {
+    /// The deposit's `id`.
+    pub payment_request: String,
+    /// Where the payment's receipt can be read: an absolute `https:` URL.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub receipt: Option<String>,
+    /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `watchOrders()`: the first page of the order history, polled one request at a
 /// time, as an async iterable of what changed. Invalid options throw at once from
 /// `watchOrders()` (`invalid_input`, `field` naming the option).
@@ -754,6 +961,106 @@ pub struct OnchainWithdrawal {
     pub network: Option<String>,
 }
 
+/// A direct-ramp quote (`rampQuote`, `refreshRampQuote`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RampQuote {
+    /// The id: what the deposit and withdrawal take.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// Local currency per USD, decimal text.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub exchange_rate: Option<String>,
+    /// `deposit` or `withdrawal`, or a value unknown today.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "\"deposit\" | \"withdrawal\" | (string & {})")
+    )]
+    pub payment_type: Option<String>,
+    /// When the quote stops being usable, ISO 8601 (selected by `refreshRampQuote`).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub expires_at: Option<String>,
+}
+
+/// A customer of the direct ramp (`createCustomer`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Customer {
+    /// The id: what quotes and payment methods take.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// The email address.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub email: Option<String>,
+    /// First name.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub first_name: Option<String>,
+    /// Last name.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub last_name: Option<String>,
+    /// ISO 3166-1 alpha-2 code of the customer's country.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub country: Option<String>,
+}
+
+/// A customer's payment method (`addPaymentMethod`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerPaymentMethod {
+    /// The id: what `initiateRampQuoteWithdrawal` takes.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// The payment method type's identifier.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub payment_method_type: Option<String>,
+    /// What to show of it (an account number partly hidden).
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub display_value: Option<String>,
+    /// `personal` or `business`, or `null`.
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
+    pub ownership: Option<String>,
+}
+
+/// A direct-ramp deposit or withdrawal (`initiateRampQuoteDeposit`,
+/// `initiateRampQuoteWithdrawal`): `created` → `picked_up` (an agent takes it) →
+/// `completed` or `canceled`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct RampPaymentRequest {
+    /// The id: what the mark and cancel mutations take.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
+    #[cfg_attr(feature = "typescript", tsify(type = "PaymentRequestStatus"))]
+    pub status: Option<String>,
+    /// The agent who took it; `null` until one does.
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
+    pub agent: Option<String>,
+    /// How to pay (a deposit: the agent's account) or what is paid (a withdrawal): an object.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "{ readonly [key: string]: unknown } | null")
+    )]
+    pub payment_details: Option<serde_json::Value>,
+    /// Local currency per USD, decimal text.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub exchange_rate: Option<String>,
+    /// Decimal text, in the local currency.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub amount_local: Option<String>,
+    /// Decimal text, in USD.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub amount_usd: Option<String>,
+    /// When an unpaid request lapses, ISO 8601.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub expires_at: Option<String>,
+}
+
 /// A merchant payment request (`merchantPaymentRequest`).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
@@ -813,6 +1120,10 @@ export interface MarketRate { [field: string]: unknown }
 export interface RampLimits { [field: string]: unknown }
 export interface RampableAsset { [field: string]: unknown }
 export interface PaymentRequest { [field: string]: unknown }
+export interface RampQuote { [field: string]: unknown }
+export interface Customer { [field: string]: unknown }
+export interface CustomerPaymentMethod { [field: string]: unknown }
+export interface RampPaymentRequest { [field: string]: unknown }
 "#;
 
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).

@@ -28,4 +28,13 @@ export type MerchantMethod =
 export type ServerMerchantMethod =
   | "initiateHostedPayment"
   | "cancelHostedPayment"
-  | "withdrawOnchain";
+  | "withdrawOnchain"
+  | "rampQuote"
+  | "refreshRampQuote"
+  | "createCustomer"
+  | "addPaymentMethod"
+  | "initiateRampQuoteDeposit"
+  | "initiateRampQuoteWithdrawal"
+  | "markDepositAsPaid"
+  | "markWithdrawalAsReceived"
+  | "cancelDeposit";

@@ -642,6 +642,12 @@ pub fn mutation_values(
                     }
                 },
             },
+            // `fieldValues`: a copy of the `{ identifier, value }` pairs (checked by the core).
+            #[cfg(feature = "server")]
+            Check::FieldInputs => match get(&o, a.caller, a.caller)? {
+                None => Value::Null,
+                Some(v) => Value::FieldInputs(field_inputs(&v, a.caller)?),
+            },
             _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
         });
     }
@@ -650,4 +656,42 @@ pub fn mutation_values(
         signal: signal(&o)?,
     };
     Ok((values, options))
+}
+
+/// An array of `{ identifier, value }` objects (both strings, no other member), copied;
+/// capped before anything is allocated.
+#[cfg(feature = "server")]
+fn field_inputs(
+    value: &JsValue,
+    field: &str,
+) -> Result<Vec<crate::types::PaymentMethodFieldInput>, Error> {
+    let shape = " must be an array of { identifier, value } objects with string members";
+    if !is_array(value, field)? {
+        return Err(invalid(field, shape));
+    }
+    let len = js::length(value).map_err(|_| unreadable(field))?;
+    if len > inputs::MAX_FIELD_INPUTS as f64 {
+        return Err(inputs::too_many(field, inputs::MAX_FIELD_INPUTS as u32));
+    }
+    let mut out = Vec::with_capacity(len as usize);
+    for i in 0..len as u32 {
+        let item = js::read(value, &JsValue::from(i)).map_err(|_| unreadable(field))?;
+        if !item.is_object() || is_array(&item, field)? {
+            return Err(invalid(field, shape));
+        }
+        let names = keys(&item, field, 2)?;
+        for k in names.iter() {
+            if !matches!(k.as_string().as_deref(), Some("identifier" | "value")) {
+                return Err(invalid(field, shape));
+            }
+        }
+        let (Some(identifier), Some(value)) = (
+            string(&item, "identifier", field)?,
+            string(&item, "value", field)?,
+        ) else {
+            return Err(invalid(field, shape));
+        };
+        out.push(crate::types::PaymentMethodFieldInput { identifier, value });
+    }
+    Ok(out)
 }

@@ -52,6 +52,23 @@ fn value(arg: &Arg) -> JsValue {
         Check::OptHttpUrl => "https://shop.example/done".into(),
         #[cfg(feature = "server")]
         Check::OptJsonObject => Object::new().into(),
+        #[cfg(feature = "server")]
+        Check::Currency => "NGN".into(),
+        #[cfg(feature = "server")]
+        Check::OptPaymentType => "withdrawal".into(),
+        #[cfg(feature = "server")]
+        Check::OptCountryCode => "NG".into(),
+        #[cfg(feature = "server")]
+        Check::OptPhoneNumber => "+254712345678".into(),
+        #[cfg(feature = "server")]
+        Check::OptOwnership => "personal".into(),
+        #[cfg(feature = "server")]
+        Check::FieldInputs => {
+            let pair = Object::new();
+            set(&pair, "identifier", &"accountNumber".into());
+            set(&pair, "value", &"0123456789".into());
+            js_sys::Array::of1(&pair).into()
+        }
         _ => "a1".into(),
     }
 }
@@ -156,6 +173,15 @@ fn the_browser_build_has_no_secret_key_operation() {
         "initiateHostedPayment",
         "cancelHostedPayment",
         "withdrawOnchain",
+        "rampQuote",
+        "refreshRampQuote",
+        "createCustomer",
+        "addPaymentMethod",
+        "initiateRampQuoteDeposit",
+        "initiateRampQuoteWithdrawal",
+        "markDepositAsPaid",
+        "markWithdrawalAsReceived",
+        "cancelDeposit",
     ] {
         let e = core("merchant")
             .prepare(method, "a1".into(), JsValue::UNDEFINED)

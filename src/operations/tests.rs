@@ -2,6 +2,7 @@ use super::*;
 use crate::error::Code;
 use crate::graphql::is_read_only;
 use crate::testing::mutations;
+use crate::types::PaymentMethodFieldInput;
 
 #[test]
 fn default_documents_are_exact() {
@@ -283,7 +284,16 @@ $paymentRequest) }"
         [
             "initiateHostedPayment",
             "cancelHostedPayment",
-            "withdrawOnchain"
+            "withdrawOnchain",
+            "rampQuote",
+            "refreshRampQuote",
+            "createCustomer",
+            "addPaymentMethod",
+            "initiateRampQuoteDeposit",
+            "initiateRampQuoteWithdrawal",
+            "markDepositAsPaid",
+            "markWithdrawalAsReceived",
+            "cancelDeposit"
         ]
     );
     let s = |v: &str| Value::Str(v.into());
@@ -408,6 +418,237 @@ metadata: $metadata) { id status } }"
         let e = WITHDRAW_ONCHAIN.variables(values).unwrap_err();
         assert_eq!(e.field.as_deref(), Some(field), "{shown}");
     }
+}
+
+/// The direct-ramp operations: declared for the secret key on the merchant endpoint, the
+/// two quote reads retried, the seven mutations sent once, and every argument checked.
+#[test]
+fn direct_ramp_declarations_and_their_checks() {
+    assert_eq!(
+        RAMP_QUOTE.document(RAMP_QUOTE.fields),
+        "query RampQuote($customer: ID!, $amount: Decimal!, $currency: P2PPaymentCurrency!, \
+$paymentType: PaymentTypeType, $paymentMethodType: String!, $country: String) { \
+rampQuote(customer: $customer, amount: $amount, currency: $currency, paymentType: $paymentType, \
+paymentMethodType: $paymentMethodType, country: $country) { id exchangeRate paymentType } }"
+    );
+    assert_eq!(
+        ADD_PAYMENT_METHOD.document(ADD_PAYMENT_METHOD.fields),
+        "mutation AddPaymentMethod($customer: ID!, $paymentMethodType: String!, $fields: \
+[P2PPaymentMethodFieldInput!]!, $ownership: P2PPaymentMethodOwnership) { \
+addPaymentMethod(customer: $customer, paymentMethodType: $paymentMethodType, fields: $fields, \
+ownership: $ownership) { id paymentMethodType displayValue ownership } }"
+    );
+    assert_eq!(
+        INITIATE_RAMP_QUOTE_DEPOSIT.document(INITIATE_RAMP_QUOTE_DEPOSIT.fields),
+        "mutation InitiateRampQuoteDeposit($rampQuote: ID!, $reference: String, $phoneNumber: \
+String, $bankAccountNumber: String, $onchainTransferInfo: JSON) { \
+initiateRampQuoteDeposit(rampQuote: $rampQuote, reference: $reference, phoneNumber: \
+$phoneNumber, bankAccountNumber: $bankAccountNumber, onchainTransferInfo: \
+$onchainTransferInfo) { id status agent paymentDetails exchangeRate amountLocal amountUsd \
+expiresAt } }"
+    );
+    assert_eq!(
+        CANCEL_DEPOSIT.document(CANCEL_DEPOSIT.fields),
+        "mutation CancelDeposit($paymentRequest: ID!) { cancelDeposit(paymentRequest: \
+$paymentRequest) }"
+    );
+    for op in [&RAMP_QUOTE, &REFRESH_RAMP_QUOTE] {
+        assert!(op.secret_key && op.retryable(), "{}", op.name);
+        assert_eq!(op.endpoint, Endpoint::Merchant);
+    }
+    for op in [
+        &CREATE_CUSTOMER,
+        &ADD_PAYMENT_METHOD,
+        &INITIATE_RAMP_QUOTE_DEPOSIT,
+        &INITIATE_RAMP_QUOTE_WITHDRAWAL,
+        &MARK_DEPOSIT_AS_PAID,
+        &MARK_WITHDRAWAL_AS_RECEIVED,
+        &CANCEL_DEPOSIT,
+    ] {
+        assert!(op.secret_key && !op.retryable(), "{}", op.name);
+        assert_eq!(op.endpoint, Endpoint::Merchant);
+    }
+
+    let s = |v: &str| Value::Str(v.into());
+    let n = || Value::Null;
+    let pair = |identifier: &str, value: &str| PaymentMethodFieldInput {
+        identifier: identifier.into(),
+        value: value.into(),
+    };
+    // Each operation: good values, what is sent, then one bad value at a time.
+    type Case = (&'static Operation, Vec<Value>, Variables, Vec<(usize, Value, &'static str)>);
+    let cases: Vec<Case> = vec![
+        (
+            &RAMP_QUOTE,
+            vec![s(" cus_1 "), s("25000.00"), s("ngn"), s("deposit"), s(" bank_transfer "), s("ng")],
+            vec![
+                ("customer", s("cus_1")),
+                ("amount", s("25000.00")),
+                ("currency", s("NGN")),
+                ("paymentType", s("deposit")),
+                ("paymentMethodType", s("bank_transfer")),
+                ("country", s("NG")),
+            ],
+            vec![
+                (0, s(" "), "customer"),
+                (0, n(), "customer"),
+                (1, s("25,000"), "amount"),
+                (1, s("-1"), "amount"),
+                (2, s("NAIRA"), "currency"),
+                (2, n(), "currency"),
+                (3, s("Deposit"), "paymentType"),
+                (4, s(""), "paymentMethodType"),
+                (5, s("NGA"), "country"),
+            ],
+        ),
+        (
+            &REFRESH_RAMP_QUOTE,
+            vec![s(" rq_1 "), s("100")],
+            vec![("rampQuote", s("rq_1")), ("amount", s("100"))],
+            vec![(0, s(" "), "rampQuote"), (1, s("1e2"), "amount")],
+        ),
+        (
+            &CREATE_CUSTOMER,
+            vec![s("ada@example.com"), s(" Ada "), s("Obi"), s(" c_ng ")],
+            vec![
+                ("email", s("ada@example.com")),
+                ("firstName", s("Ada")),
+                ("lastName", s("Obi")),
+                ("country", s("c_ng")),
+            ],
+            vec![
+                (0, s("ada@example"), "email"),
+                (0, n(), "email"),
+                (1, s(" "), "firstName"),
+                (2, s(""), "lastName"),
+                (3, s(" "), "country"),
+            ],
+        ),
+        (
+            &ADD_PAYMENT_METHOD,
+            vec![
+                s("cus_1"),
+                s("bank_transfer"),
+                Value::FieldInputs(vec![pair(" accountNumber ", " 0123 "), pair("bankName", "GTB")]),
+                s("personal"),
+            ],
+            vec![
+                ("customer", s("cus_1")),
+                ("paymentMethodType", s("bank_transfer")),
+                (
+                    "fields",
+                    Value::FieldInputs(vec![
+                        pair("accountNumber", " 0123 "),
+                        pair("bankName", "GTB"),
+                    ]),
+                ),
+                ("ownership", s("personal")),
+            ],
+            vec![
+                (0, s(""), "customer"),
+                (1, s(" "), "paymentMethodType"),
+                (2, Value::FieldInputs(vec![]), "fieldValues"),
+                (2, n(), "fieldValues"),
+                (2, s("accountNumber=0123"), "fieldValues"),
+                (2, Value::FieldInputs(vec![pair(" ", "1")]), "fieldValues[0].identifier"),
+                (
+                    2,
+                    Value::FieldInputs(vec![pair("a", "1"), pair("b", "  ")]),
+                    "fieldValues[1].value",
+                ),
+                (
+                    2,
+                    Value::FieldInputs(vec![pair("a", "1"), pair(" a", "2")]),
+                    "fieldValues[1].identifier",
+                ),
+                (2, Value::FieldInputs(vec![pair(&"x".repeat(65), "1")]), "fieldValues[0].identifier"),
+                (2, Value::FieldInputs(vec![pair("a", "1"); 33]), "fieldValues"),
+                (3, s("shared"), "ownership"),
+            ],
+        ),
+        (
+            &INITIATE_RAMP_QUOTE_DEPOSIT,
+            vec![
+                s("rq_1"),
+                s(" dep 1 "),
+                s(" +254 712-345678 "),
+                s(" 0123456789 "),
+                Value::Json(serde_json::json!({ "network": "CELO" })),
+            ],
+            vec![
+                ("rampQuote", s("rq_1")),
+                ("reference", s(" dep 1 ")),
+                ("phoneNumber", s("+254 712-345678")),
+                ("bankAccountNumber", s("0123456789")),
+                ("onchainTransferInfo", Value::Json(serde_json::json!({ "network": "CELO" }))),
+            ],
+            vec![
+                (0, n(), "rampQuote"),
+                (1, s("  "), "reference"),
+                (2, s("12345"), "phoneNumber"),
+                (2, s("+2547123456789012"), "phoneNumber"),
+                (2, s("+254--712345678"), "phoneNumber"),
+                (2, s("call 0712345678"), "phoneNumber"),
+                (3, s(" "), "bankAccountNumber"),
+                (4, Value::Json(serde_json::json!(["CELO"])), "onchainTransferInfo"),
+            ],
+        ),
+        (
+            &INITIATE_RAMP_QUOTE_WITHDRAWAL,
+            vec![s("rq_1"), s(" pm_1 "), n()],
+            vec![("rampQuote", s("rq_1")), ("paymentMethod", s("pm_1"))],
+            vec![(1, s(" "), "paymentMethod"), (2, s(""), "reference")],
+        ),
+        (
+            &MARK_DEPOSIT_AS_PAID,
+            vec![s("rpr_1"), s("https://receipts.example/1.png")],
+            vec![
+                ("paymentRequest", s("rpr_1")),
+                ("receipt", s("https://receipts.example/1.png")),
+            ],
+            vec![(0, s(" "), "paymentRequest"), (1, s("http://receipts.example/1"), "receipt")],
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_RECEIVED,
+            vec![s(" rpr_1 ")],
+            vec![("paymentRequest", s("rpr_1"))],
+            vec![(0, s(""), "paymentRequest")],
+        ),
+        (
+            &CANCEL_DEPOSIT,
+            vec![s("rpr_1")],
+            vec![("paymentRequest", s("rpr_1"))],
+            vec![(0, n(), "paymentRequest")],
+        ),
+    ];
+    for (op, good, sent, bad) in cases {
+        assert_eq!(op.variables(good.clone()).unwrap(), sent, "{}", op.name);
+        for (i, value, field) in bad {
+            let mut values = good.clone();
+            values[i] = value;
+            let shown = format!("{}: {values:?}", op.name);
+            let e = op.variables(values).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                (Code::InvalidInput, Some(field)),
+                "{shown}"
+            );
+        }
+    }
+    // Optional arguments left out are not sent.
+    assert_eq!(
+        INITIATE_RAMP_QUOTE_DEPOSIT
+            .variables(vec![s("rq_1"), n(), n(), n(), n()])
+            .unwrap(),
+        vec![("rampQuote", s("rq_1"))]
+    );
+    assert_eq!(
+        RAMP_QUOTE
+            .variables(vec![s("c"), s("1"), s("USD"), n(), s("m"), n()])
+            .unwrap()
+            .len(),
+        4
+    );
 }
 
 #[test]
@@ -1085,6 +1326,72 @@ fn every_operation_has_a_method_in_the_rust_shell() {
                     })
                     .await
                     .map(drop),
+                "rampQuote" => merchant
+                    .ramp_quote(RampQuoteArgs {
+                        customer: "cus_1".into(),
+                        amount: "100".into(),
+                        currency: "NGN".into(),
+                        payment_method_type: "bank_transfer".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "refreshRampQuote" => merchant
+                    .refresh_ramp_quote(RefreshRampQuoteArgs {
+                        ramp_quote: "rq_1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "createCustomer" => merchant
+                    .create_customer(CreateCustomerArgs {
+                        email: "ada@example.com".into(),
+                        first_name: "Ada".into(),
+                        last_name: "Obi".into(),
+                        country: "c_ng".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "addPaymentMethod" => merchant
+                    .add_payment_method(AddPaymentMethodArgs {
+                        customer: "cus_1".into(),
+                        payment_method_type: "bank_transfer".into(),
+                        field_values: vec![PaymentMethodFieldInput {
+                            identifier: "accountNumber".into(),
+                            value: "0123".into(),
+                        }],
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "initiateRampQuoteDeposit" => merchant
+                    .initiate_ramp_quote_deposit(InitiateRampQuoteDepositArgs {
+                        ramp_quote: "rq_1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "initiateRampQuoteWithdrawal" => merchant
+                    .initiate_ramp_quote_withdrawal(InitiateRampQuoteWithdrawalArgs {
+                        ramp_quote: "rq_1".into(),
+                        payment_method: "pm_1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "markDepositAsPaid" => merchant
+                    .mark_deposit_as_paid(MarkDepositAsPaidArgs {
+                        payment_request: "rpr_1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop),
+                "markWithdrawalAsReceived" => merchant
+                    .mark_withdrawal_as_received("rpr_1", c())
+                    .await
+                    .map(drop),
+                "cancelDeposit" => merchant.cancel_deposit("rpr_1", c()).await.map(drop),
                 "confirmTransaction" => merchant
                     .confirm_transaction(ConfirmTransactionArgs {
                         payment_request: "mpr_1".into(),

@@ -46,6 +46,16 @@ fn sample(op: &Operation, arg: &operations::Arg) -> Value {
         Check::OptCurrency => Value::Str("NGN".into()),
         Check::OptHttpUrl => Value::Str("https://example.com/done".into()),
         Check::OptJsonObject => Value::Json(serde_json::json!({ "order": "42" })),
+        Check::Currency => Value::Str("NGN".into()),
+        Check::OptPaymentType => Value::Str("withdrawal".into()),
+        Check::OptCountryCode => Value::Str("NG".into()),
+        Check::OptReference => Value::Str("order-42".into()),
+        Check::OptPhoneNumber => Value::Str("+254712345678".into()),
+        Check::OptOwnership => Value::Str("personal".into()),
+        Check::FieldInputs => Value::FieldInputs(vec![crate::types::PaymentMethodFieldInput {
+            identifier: "accountNumber".into(),
+            value: "0123456789".into(),
+        }]),
     }
 }
 
