@@ -844,7 +844,12 @@ pub const RAMP_QUOTE: Operation = Operation {
     args: &[
         arg("customer", "ID!", "customer", Check::Id),
         arg("amount", "Decimal!", "amount", Check::Decimal),
-        arg("currency", "P2PPaymentCurrency!", "currency", Check::Currency),
+        arg(
+            "currency",
+            "P2PPaymentCurrency!",
+            "currency",
+            Check::Currency,
+        ),
         arg(
             "paymentType",
             "PaymentTypeType",
@@ -965,7 +970,12 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
     args: &[
         arg("rampQuote", "ID!", "rampQuote", Check::Id),
         arg("reference", "String", "reference", Check::OptReference),
-        arg("phoneNumber", "String", "phoneNumber", Check::OptPhoneNumber),
+        arg(
+            "phoneNumber",
+            "String",
+            "phoneNumber",
+            Check::OptPhoneNumber,
+        ),
         arg(
             "bankAccountNumber",
             "String",

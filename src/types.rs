@@ -413,7 +413,10 @@ pub struct AddPaymentMethodArgs {
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
-#[cfg_attr(feature = "typescript", tsify(rename = "InitiateRampQuoteDepositOptions"))]
+#[cfg_attr(
+    feature = "typescript",
+    tsify(rename = "InitiateRampQuoteDepositOptions")
+)]
 pub struct InitiateRampQuoteDepositArgs {
     /// The quote's `id` (a `deposit` quote, not expired).
     pub ramp_quote: String,

@@ -476,11 +476,23 @@ $paymentRequest) }"
         value: value.into(),
     };
     // Each operation: good values, what is sent, then one bad value at a time.
-    type Case = (&'static Operation, Vec<Value>, Variables, Vec<(usize, Value, &'static str)>);
+    type Case = (
+        &'static Operation,
+        Vec<Value>,
+        Variables,
+        Vec<(usize, Value, &'static str)>,
+    );
     let cases: Vec<Case> = vec![
         (
             &RAMP_QUOTE,
-            vec![s(" cus_1 "), s("25000.00"), s("ngn"), s("deposit"), s(" bank_transfer "), s("ng")],
+            vec![
+                s(" cus_1 "),
+                s("25000.00"),
+                s("ngn"),
+                s("deposit"),
+                s(" bank_transfer "),
+                s("ng"),
+            ],
             vec![
                 ("customer", s("cus_1")),
                 ("amount", s("25000.00")),
@@ -529,7 +541,10 @@ $paymentRequest) }"
             vec![
                 s("cus_1"),
                 s("bank_transfer"),
-                Value::FieldInputs(vec![pair(" accountNumber ", " 0123 "), pair("bankName", "GTB")]),
+                Value::FieldInputs(vec![
+                    pair(" accountNumber ", " 0123 "),
+                    pair("bankName", "GTB"),
+                ]),
                 s("personal"),
             ],
             vec![
@@ -550,7 +565,11 @@ $paymentRequest) }"
                 (2, Value::FieldInputs(vec![]), "fieldValues"),
                 (2, n(), "fieldValues"),
                 (2, s("accountNumber=0123"), "fieldValues"),
-                (2, Value::FieldInputs(vec![pair(" ", "1")]), "fieldValues[0].identifier"),
+                (
+                    2,
+                    Value::FieldInputs(vec![pair(" ", "1")]),
+                    "fieldValues[0].identifier",
+                ),
                 (
                     2,
                     Value::FieldInputs(vec![pair("a", "1"), pair("b", "  ")]),
@@ -561,8 +580,16 @@ $paymentRequest) }"
                     Value::FieldInputs(vec![pair("a", "1"), pair(" a", "2")]),
                     "fieldValues[1].identifier",
                 ),
-                (2, Value::FieldInputs(vec![pair(&"x".repeat(65), "1")]), "fieldValues[0].identifier"),
-                (2, Value::FieldInputs(vec![pair("a", "1"); 33]), "fieldValues"),
+                (
+                    2,
+                    Value::FieldInputs(vec![pair(&"x".repeat(65), "1")]),
+                    "fieldValues[0].identifier",
+                ),
+                (
+                    2,
+                    Value::FieldInputs(vec![pair("a", "1"); 33]),
+                    "fieldValues",
+                ),
                 (3, s("shared"), "ownership"),
             ],
         ),
@@ -580,7 +607,10 @@ $paymentRequest) }"
                 ("reference", s(" dep 1 ")),
                 ("phoneNumber", s("+254 712-345678")),
                 ("bankAccountNumber", s("0123456789")),
-                ("onchainTransferInfo", Value::Json(serde_json::json!({ "network": "CELO" }))),
+                (
+                    "onchainTransferInfo",
+                    Value::Json(serde_json::json!({ "network": "CELO" })),
+                ),
             ],
             vec![
                 (0, n(), "rampQuote"),
@@ -590,7 +620,11 @@ $paymentRequest) }"
                 (2, s("+254--712345678"), "phoneNumber"),
                 (2, s("call 0712345678"), "phoneNumber"),
                 (3, s(" "), "bankAccountNumber"),
-                (4, Value::Json(serde_json::json!(["CELO"])), "onchainTransferInfo"),
+                (
+                    4,
+                    Value::Json(serde_json::json!(["CELO"])),
+                    "onchainTransferInfo",
+                ),
             ],
         ),
         (
@@ -606,7 +640,10 @@ $paymentRequest) }"
                 ("paymentRequest", s("rpr_1")),
                 ("receipt", s("https://receipts.example/1.png")),
             ],
-            vec![(0, s(" "), "paymentRequest"), (1, s("http://receipts.example/1"), "receipt")],
+            vec![
+                (0, s(" "), "paymentRequest"),
+                (1, s("http://receipts.example/1"), "receipt"),
+            ],
         ),
         (
             &MARK_WITHDRAWAL_AS_RECEIVED,

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod data;
 pub mod dates;
+pub mod direct_ramp;
 pub mod fault;
 pub mod mutations;
 pub mod net;

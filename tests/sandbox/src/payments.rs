@@ -51,6 +51,8 @@ pub struct MerchantState {
     pub payment_requests: Vec<MerchantPaymentRequest>,
     pub transfers: Vec<Transfer>,
     pub withdrawals: Vec<OnchainWithdrawal>,
+    /// Customers, payment methods, quotes, deposits and withdrawals of the direct ramp.
+    pub ramp: crate::direct_ramp::DirectRamp,
     /// The number of the next request or transfer the sandbox creates.
     next: u32,
 }
@@ -140,6 +142,7 @@ impl MerchantState {
             payment_requests,
             transfers: Vec::new(),
             withdrawals: Vec::new(),
+            ramp: crate::direct_ramp::DirectRamp::default(),
             next: 1,
         }
     }

@@ -15,7 +15,12 @@ use crate::mutations::{self, MutationError, OrderAction};
 use crate::scalars::{Decimal, Iso8601Date};
 
 pub type BotSchema = Schema<BotQuery, BotMutation, EmptySubscription>;
-pub type MerchantSchema = Schema<MerchantQuery, MerchantMutation, EmptySubscription>;
+pub type MerchantSchema = Schema<MerchantQuery, MerchantMutations, EmptySubscription>;
+
+/// The merchant endpoint's mutations: the hosted and onchain ones, then the direct ramp's.
+#[derive(async_graphql::MergedObject, Default)]
+#[graphql(name = "Mutation")]
+pub struct MerchantMutations(MerchantMutation, DirectRampMutation);
 
 /// Settings every resolver can read.
 #[derive(Clone, Debug)]
@@ -48,10 +53,14 @@ pub fn build_bot_schema(store: Arc<Store>, config: SchemaConfig) -> BotSchema {
 }
 
 pub fn build_merchant_schema(store: Arc<Store>, config: SchemaConfig) -> MerchantSchema {
-    Schema::build(MerchantQuery, MerchantMutation, EmptySubscription)
-        .data(store)
-        .data(config)
-        .finish()
+    Schema::build(
+        MerchantQuery,
+        MerchantMutations::default(),
+        EmptySubscription,
+    )
+    .data(store)
+    .data(config)
+    .finish()
 }
 
 /// Narrowing filters for `orderHistory`; all given filters apply together (AND).
@@ -372,6 +381,56 @@ impl MerchantQuery {
         Ok(ctx.data::<Arc<Store>>()?.rampable_assets.clone())
     }
 
+    /// A direct-ramp quote (SECRET key): `amount` of `currency` (the customer's local
+    /// currency or USD) at the country's market rate for `paymentType` (default `deposit`),
+    /// usable for 300 s by one deposit or withdrawal. `country`, when given, must be the
+    /// customer's ISO code.
+    async fn ramp_quote(
+        &self,
+        ctx: &Context<'_>,
+        customer: ID,
+        amount: Decimal,
+        currency: P2PPaymentCurrency,
+        payment_type: Option<crate::direct_ramp::PaymentTypeType>,
+        payment_method_type: String,
+        country: Option<String>,
+    ) -> Result<crate::direct_ramp::RampQuote> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let q = crate::direct_ramp::QuoteRequest {
+            customer: customer.to_string(),
+            amount,
+            currency: format!("{currency:?}").to_ascii_uppercase(),
+            payment_type: payment_type.unwrap_or(crate::direct_ramp::PaymentTypeType::Deposit),
+            payment_method_type,
+            country,
+        };
+        let now = crate::server::unix_now();
+        store
+            .merchant()
+            .ramp
+            .ramp_quote(&q, &store.countries, now)
+            .map_err(mutation_error)
+    }
+
+    /// The same quote usable for another 300 s at the current rate (SECRET key), with
+    /// `amount` when given. A used quote is INVALID_TRANSITION.
+    async fn refresh_ramp_quote(
+        &self,
+        ctx: &Context<'_>,
+        ramp_quote: ID,
+        amount: Option<Decimal>,
+    ) -> Result<crate::direct_ramp::RampQuote> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let now = crate::server::unix_now();
+        store
+            .merchant()
+            .ramp
+            .refresh_ramp_quote(ramp_quote.as_str(), amount.as_ref(), now)
+            .map_err(mutation_error)
+    }
+
     /// A payment request by its reference (exact, case-sensitive); `null` when unknown.
     async fn merchant_payment_request(
         &self,
@@ -415,9 +474,10 @@ fn with_hosted_link(p: &MerchantPaymentRequest, base_url: &str) -> MerchantPayme
 }
 
 /// The merchant mutations (sandbox rules: README, "Merchant mutations").
+#[derive(Default)]
 pub struct MerchantMutation;
 
-#[Object(name = "Mutation")]
+#[Object(name = "HostedMutation")]
 impl MerchantMutation {
     /// Confirms the onchain transfer paying a payment request (public or secret key):
     /// `true` once the request is settled (completed), `false` while the transfer is not
@@ -529,6 +589,169 @@ impl MerchantMutation {
         store
             .merchant()
             .cancel_hosted_payment(payment_request.as_str())
+            .map(Some)
+            .map_err(mutation_error)
+    }
+}
+
+/// The direct ramp's mutations (SECRET key; sandbox rules: README, "Direct ramp").
+#[derive(Default)]
+pub struct DirectRampMutation;
+
+#[Object]
+impl DirectRampMutation {
+    /// Creates a customer of the direct ramp (SECRET key). `country` is a `Country.id` or
+    /// its ISO code.
+    async fn create_customer(
+        &self,
+        ctx: &Context<'_>,
+        email: String,
+        first_name: String,
+        last_name: String,
+        country: ID,
+    ) -> Result<Option<crate::direct_ramp::Customer>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .ramp
+            .create_customer(
+                &email,
+                &first_name,
+                &last_name,
+                country.as_str(),
+                &store.countries,
+            )
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// Adds a payment method to a customer (SECRET key): a type of the customer's country,
+    /// with every required field of it in `fields` and no other.
+    async fn add_payment_method(
+        &self,
+        ctx: &Context<'_>,
+        customer: ID,
+        payment_method_type: String,
+        fields: Vec<crate::direct_ramp::FieldInput>,
+        ownership: Option<crate::direct_ramp::Ownership>,
+    ) -> Result<Option<crate::direct_ramp::CustomerPaymentMethod>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .ramp
+            .add_payment_method(
+                customer.as_str(),
+                &payment_method_type,
+                &fields,
+                ownership,
+                &store.countries,
+            )
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// A deposit at a `deposit` quote's rate (SECRET key): `created`. A used quote is
+    /// INVALID_TRANSITION, an expired one QUOTE_EXPIRED, a used reference
+    /// DUPLICATE_REFERENCE; a mobile-money quote needs `phoneNumber`, a bank one
+    /// `bankAccountNumber`. `onchainTransferInfo` is accepted and not used.
+    async fn initiate_ramp_quote_deposit(
+        &self,
+        ctx: &Context<'_>,
+        ramp_quote: ID,
+        reference: Option<String>,
+        phone_number: Option<String>,
+        bank_account_number: Option<String>,
+        onchain_transfer_info: Option<
+            async_graphql::Json<serde_json::Map<String, serde_json::Value>>,
+        >,
+    ) -> Result<Option<crate::direct_ramp::RampPaymentRequest>> {
+        secret_only(ctx)?;
+        let _ = onchain_transfer_info; // kept by the real service; the sandbox has no chain leg
+        let store = ctx.data::<Arc<Store>>()?;
+        let d = crate::direct_ramp::DepositRequest {
+            ramp_quote: ramp_quote.to_string(),
+            reference,
+            phone_number,
+            bank_account_number,
+        };
+        let now = crate::server::unix_now();
+        store
+            .merchant()
+            .ramp
+            .initiate_deposit(&d, &store.countries, now)
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// A withdrawal at a `withdrawal` quote's rate to one of the quote's customer's payment
+    /// methods, of the quoted type (SECRET key): `created`.
+    async fn initiate_ramp_quote_withdrawal(
+        &self,
+        ctx: &Context<'_>,
+        ramp_quote: ID,
+        payment_method: ID,
+        reference: Option<String>,
+    ) -> Result<Option<crate::direct_ramp::RampPaymentRequest>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let now = crate::server::unix_now();
+        store
+            .merchant()
+            .ramp
+            .initiate_withdrawal(
+                ramp_quote.as_str(),
+                payment_method.as_str(),
+                reference.as_deref(),
+                now,
+            )
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// The customer paid the agent of a deposit (SECRET key): picked_up → completed.
+    /// `receipt`, when given, is an absolute https: URL.
+    async fn mark_deposit_as_paid(
+        &self,
+        ctx: &Context<'_>,
+        payment_request: ID,
+        receipt: Option<String>,
+    ) -> Result<Option<bool>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .ramp
+            .mark_deposit_as_paid(payment_request.as_str(), receipt.as_deref())
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// The customer received a withdrawal (SECRET key): picked_up → completed.
+    async fn mark_withdrawal_as_received(
+        &self,
+        ctx: &Context<'_>,
+        payment_request: ID,
+    ) -> Result<Option<bool>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .ramp
+            .mark_withdrawal_as_received(payment_request.as_str())
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// Cancels a deposit (SECRET key): created or picked_up → canceled.
+    async fn cancel_deposit(&self, ctx: &Context<'_>, payment_request: ID) -> Result<Option<bool>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        store
+            .merchant()
+            .ramp
+            .cancel_deposit(payment_request.as_str())
             .map(Some)
             .map_err(mutation_error)
     }

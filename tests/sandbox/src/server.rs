@@ -240,6 +240,8 @@ pub fn build_router(state: Arc<AppState>) -> Router {
         )
         .route("/__sandbox/state", get(agent_state).delete(reset_state))
         .route("/__sandbox/transfer", post(transfer))
+        .route("/__sandbox/ramp/pick-up", post(pick_up))
+        .route("/__sandbox/ramp/expire-quote", post(expire_quote))
         .with_state(state.clone())
         .layer(control_cors);
     let open = Router::new()
@@ -1141,6 +1143,79 @@ async fn transfer(
             control_error(StatusCode::NOT_FOUND, &e.message)
         }
         Err(e) => control_error(StatusCode::CONFLICT, &e.message),
+    }
+}
+
+/// The string member `key` of a control route's JSON body, from a request without a
+/// non-loopback `Origin`; else the answer refusing it (403, 400).
+fn control_id(headers: &HeaderMap, body: &[u8], key: &str) -> Result<String, Response> {
+    if headers
+        .get(header::ORIGIN)
+        .is_some_and(|o| !is_loopback_origin(o.as_bytes()))
+    {
+        return Err(control_error(
+            StatusCode::FORBIDDEN,
+            "the sandbox's control routes take requests from a loopback origin only",
+        ));
+    }
+    serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|v| v.get(key).and_then(Value::as_str).map(str::to_owned))
+        .ok_or_else(|| {
+            control_error(
+                StatusCode::BAD_REQUEST,
+                &format!("expected {{\"{key}\": \"<id>\"}}"),
+            )
+        })
+}
+
+/// A refused control action: 404 for an unknown id, else 409.
+fn control_refusal(e: crate::mutations::MutationError) -> Response {
+    let status = if e.code == crate::mutations::NOT_FOUND {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::CONFLICT
+    };
+    control_error(status, &e.message)
+}
+
+/// `POST /__sandbox/ramp/pick-up` with `{"paymentRequest": id}`: the sandbox's agent takes a
+/// direct-ramp deposit or withdrawal (created → picked_up); answers
+/// `{"id", "status", "agent"}`. 404 unknown, 409 not `created`.
+async fn pick_up(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let id = match control_id(&headers, &body, "paymentRequest") {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
+    match state.store.merchant().ramp.pick_up(&id) {
+        Ok(p) => Json(json!({
+            "id": p.id.as_str(),
+            "status": crate::payments::status_name(p.status),
+            "agent": p.agent,
+        }))
+        .into_response(),
+        Err(e) => control_refusal(e),
+    }
+}
+
+/// `POST /__sandbox/ramp/expire-quote` with `{"rampQuote": id}`: makes a direct-ramp quote
+/// expired now (so a test need not wait 300 s); answers `{"id", "expiresAt"}`. 404 unknown.
+async fn expire_quote(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let id = match control_id(&headers, &body, "rampQuote") {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
+    match state.store.merchant().ramp.expire_quote(&id, unix_now()) {
+        Ok(q) => Json(json!({ "id": q.id.as_str(), "expiresAt": q.expires_at })).into_response(),
+        Err(e) => control_refusal(e),
     }
 }
 

@@ -196,6 +196,8 @@ async fn merchant_introspection_lists_the_queries() {
             "marketRate",
             "rampLimits",
             "rampableAssets",
+            "rampQuote",
+            "refreshRampQuote",
             "merchantPaymentRequest"
         ]
     );

@@ -168,7 +168,14 @@ async fn mutation_signatures_match_the_contract() {
             {"name": "confirmTransaction"},
             {"name": "initiateHostedPayment"},
             {"name": "withdrawOnchain"},
-            {"name": "cancelHostedPayment"}
+            {"name": "cancelHostedPayment"},
+            {"name": "createCustomer"},
+            {"name": "addPaymentMethod"},
+            {"name": "initiateRampQuoteDeposit"},
+            {"name": "initiateRampQuoteWithdrawal"},
+            {"name": "markDepositAsPaid"},
+            {"name": "markWithdrawalAsReceived"},
+            {"name": "cancelDeposit"}
         ])
     );
 }
