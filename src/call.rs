@@ -382,6 +382,15 @@ mod tests {
             Check::OptCurrency => Value::Str("NGN".into()),
             Check::OptHttpUrl => Value::Str("https://shop.example/done".into()),
             Check::OptJsonObject => Value::Json(serde_json::json!({ "order": 42 })),
+            Check::Currency => Value::Str("KES".into()),
+            Check::OptPaymentType => Value::Str("withdrawal".into()),
+            Check::OptCountryCode => Value::Str("KE".into()),
+            Check::OptPhoneNumber => Value::Str("+254712345678".into()),
+            Check::OptOwnership => Value::Str("business".into()),
+            Check::FieldInputs => Value::FieldInputs(vec![crate::types::PaymentMethodFieldInput {
+                identifier: "phone_number".into(),
+                value: "+254712345678".into(),
+            }]),
             _ => Value::Str("a1".into()),
         }
     }

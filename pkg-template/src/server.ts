@@ -4,7 +4,10 @@
 // neither the methods nor the declarations. A secret key in a browser is refused by the
 // constructor all the same (`secret_key_in_browser`).
 import type {
-  InitiateHostedPaymentOptions, OnchainWithdrawal, PaymentRequest, RequestOptions, WithdrawOnchainOptions,
+  AddPaymentMethodOptions, CreateCustomerOptions, Customer, CustomerPaymentMethod, InitiateHostedPaymentOptions,
+  InitiateRampQuoteDepositOptions, InitiateRampQuoteWithdrawalOptions, MarkDepositAsPaidOptions, OnchainWithdrawal,
+  PaymentRequest, RampPaymentRequest, RampQuote, RampQuoteOptions, RefreshRampQuoteOptions, RequestOptions,
+  WithdrawOnchainOptions,
 } from "./glue/settlement_wasm.js";
 import { MerchantClient as BrowserMerchantClient, callMerchant } from "./clients.js";
 import type { ServerMerchantMethod } from "./operations.js";
@@ -47,6 +50,129 @@ export class MerchantClient extends BrowserMerchantClient {
    */
   withdrawOnchain(options: WithdrawOnchainOptions): Promise<OnchainWithdrawal> {
     return callMerchant(this, "withdrawOnchain", undefined, options);
+  }
+
+  // The direct ramp: customer → payment method → quote → deposit or withdrawal → marked as
+  // paid / received, or canceled.
+
+  /**
+   * Creates a customer of the direct ramp (secret key): `country` is a `Country.id` from
+   * `availableCountries()`. Resolves with `{ id, email, firstName, lastName, country }` (`fields`
+   * selects others). Every option is checked before sending (`invalid_input` naming it). Sent once,
+   * never retried: a lost answer is `outcome_unknown`.
+   *
+   * @example
+   * const customer = await merchant.createCustomer({ email: "wanjiru@example.com", firstName: "Wanjiru",
+   *   lastName: "Kamau", country: kenya.id });
+   */
+  createCustomer(options: CreateCustomerOptions): Promise<Customer> {
+    return callMerchant(this, "createCustomer", undefined, options);
+  }
+
+  /**
+   * Adds a payment method to a customer (secret key): `paymentMethodType` is a type's `identifier`
+   * from `paymentMethodTypes(countryId)`, and `fieldValues` the values of that type's `fields`, as
+   * `{ identifier, value }` (sent as the operation's `fields` argument; `fields` still selects the
+   * result's). Resolves with `{ id, paymentMethodType, displayValue, ownership }`. Sent once, never
+   * retried: a lost answer is `outcome_unknown`.
+   *
+   * @example
+   * const wallet = await merchant.addPaymentMethod({ customer: customer.id, paymentMethodType: "mpesa",
+   *   fieldValues: [{ identifier: "phone_number", value: "+254712345678" },
+   *     { identifier: "account_name", value: "Wanjiru Kamau" }], ownership: "personal" });
+   */
+  addPaymentMethod(options: AddPaymentMethodOptions): Promise<CustomerPaymentMethod> {
+    return callMerchant(this, "addPaymentMethod", undefined, options);
+  }
+
+  /**
+   * The rate a customer gets for `amount` of `currency` by `paymentMethodType` (secret key): a
+   * quote (`{ id, exchangeRate, paymentType }`; select `expiresAt` and others with `fields`) that
+   * one deposit or withdrawal then takes, until it expires. A read: retried on retryable failures.
+   *
+   * @example
+   * const quote = await merchant.rampQuote({ customer: customer.id, amount: "1294.00", currency: "KES",
+   *   paymentType: "deposit", paymentMethodType: "mpesa", country: "KE" });
+   */
+  rampQuote(options: RampQuoteOptions): Promise<RampQuote> {
+    return callMerchant(this, "rampQuote", undefined, options);
+  }
+
+  /**
+   * The same quote with a fresh rate and expiry (secret key), and a new `amount` when given:
+   * resolves with `{ id, exchangeRate, paymentType, expiresAt }`. What to do when a deposit or
+   * withdrawal is refused because the quote expired (`graphql`, the service's code
+   * `QUOTE_EXPIRED` in the sandbox). A read: retried on retryable failures.
+   *
+   * @example
+   * const fresh = await merchant.refreshRampQuote({ rampQuote: quote.id });
+   */
+  refreshRampQuote(options: RefreshRampQuoteOptions): Promise<RampQuote> {
+    return callMerchant(this, "refreshRampQuote", undefined, options);
+  }
+
+  /**
+   * Starts a deposit at a `deposit` quote's rate (secret key): the customer then pays the agent as
+   * `paymentDetails` says, and `markDepositAsPaid` tells the service. Give `phoneNumber` for mobile
+   * money, `bankAccountNumber` for a bank transfer. Resolves with the request (`{ id, status, agent,
+   * paymentDetails, exchangeRate, amountLocal, amountUsd, expiresAt }`). Sent once, never retried: a
+   * lost answer is `outcome_unknown` (the quote may be used by then: get a new one rather than
+   * retrying blindly).
+   *
+   * @example
+   * const deposit = await merchant.initiateRampQuoteDeposit({ rampQuote: quote.id, reference: orderId,
+   *   phoneNumber: "+254712345678" });
+   */
+  initiateRampQuoteDeposit(options: InitiateRampQuoteDepositOptions): Promise<RampPaymentRequest> {
+    return callMerchant(this, "initiateRampQuoteDeposit", undefined, options);
+  }
+
+  /**
+   * Starts a withdrawal at a `withdrawal` quote's rate to one of the customer's payment methods
+   * (secret key): an agent pays it, then `markWithdrawalAsReceived` says the customer got it.
+   * Resolves with the request, as `initiateRampQuoteDeposit` does. Sent once, never retried: a lost
+   * answer is `outcome_unknown`.
+   *
+   * @example
+   * const withdrawal = await merchant.initiateRampQuoteWithdrawal({ rampQuote: quote.id,
+   *   paymentMethod: wallet.id, reference: payoutId });
+   */
+  initiateRampQuoteWithdrawal(options: InitiateRampQuoteWithdrawalOptions): Promise<RampPaymentRequest> {
+    return callMerchant(this, "initiateRampQuoteWithdrawal", undefined, options);
+  }
+
+  /**
+   * Says the customer paid the agent of a deposit (secret key), with an optional `https:`
+   * `receipt` URL. Resolves with `true`. Sent once, never retried: a lost answer is
+   * `outcome_unknown`.
+   *
+   * @example
+   * await merchant.markDepositAsPaid({ paymentRequest: deposit.id, receipt: "https://shop.example/r/1.png" });
+   */
+  markDepositAsPaid(options: MarkDepositAsPaidOptions): Promise<boolean> {
+    return callMerchant(this, "markDepositAsPaid", undefined, options);
+  }
+
+  /**
+   * Says the customer received a withdrawal's payment (secret key). Resolves with `true`. Sent
+   * once, never retried: a lost answer is `outcome_unknown`.
+   *
+   * @example
+   * await merchant.markWithdrawalAsReceived(withdrawal.id);
+   */
+  markWithdrawalAsReceived(paymentRequest: string, options?: RequestOptions): Promise<boolean> {
+    return callMerchant(this, "markWithdrawalAsReceived", paymentRequest, options);
+  }
+
+  /**
+   * Cancels a deposit the customer has not paid (secret key). Resolves with `true`. Sent once,
+   * never retried: a lost answer is `outcome_unknown`.
+   *
+   * @example
+   * await merchant.cancelDeposit(deposit.id);
+   */
+  cancelDeposit(paymentRequest: string, options?: RequestOptions): Promise<boolean> {
+    return callMerchant(this, "cancelDeposit", paymentRequest, options);
   }
 }
 

@@ -503,3 +503,206 @@ fn withdraw_onchain_is_sent_once() {
     assert_eq!(e.code, Code::OutcomeUnknown);
     assert_eq!(c.transport().sent(), 1);
 }
+
+/// The direct ramp through the Rust methods: the two quote reads are retried after a lost
+/// answer; each of the seven mutations is sent once, and a lost answer is `outcome_unknown`.
+#[test]
+fn direct_ramp_reads_are_retried_and_mutations_sent_once() {
+    use crate::types::*;
+    use std::future::Future;
+    use std::pin::Pin;
+    type Call = Pin<Box<dyn Future<Output = Result<(), Error>>>>;
+    type Method = Box<dyn Fn(MerchantClient<FakeTransport>) -> Call>;
+    let reads: Vec<(&str, Method)> = vec![
+        (
+            "rampQuote",
+            Box::new(|c| {
+                Box::pin(async move {
+                    c.ramp_quote(RampQuoteArgs {
+                        customer: "cus_1".into(),
+                        amount: "1294.00".into(),
+                        currency: "kes".into(),
+                        payment_type: Some("deposit".into()),
+                        payment_method_type: "mpesa".into(),
+                        country: Some("ke".into()),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+        (
+            "refreshRampQuote",
+            Box::new(|c| {
+                Box::pin(async move {
+                    c.refresh_ramp_quote(RefreshRampQuoteArgs {
+                        ramp_quote: "rq_1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+    ];
+    for (field, call) in &reads {
+        let c = client(SECRET);
+        c.transport()
+            .fail(crate::transport::TransportError::Timeout);
+        let body = format!(
+            r#"{{"data":{{"{field}":{{"id":"rq_1","exchangeRate":"129.40","paymentType":"deposit"}}}}}}"#
+        );
+        c.transport().http(200, &body);
+        block_on(call(c.clone())).unwrap();
+        assert_eq!(c.transport().sent(), 2, "{field} is retried");
+    }
+    // Each mutation: a lost answer, then an answer that must never be asked for.
+    let request = "rpr_1";
+    let mutations: Vec<(&str, Method)> = vec![
+        (
+            "createCustomer",
+            Box::new(|c| {
+                Box::pin(async move {
+                    c.create_customer(CreateCustomerArgs {
+                        email: "ada@example.com".into(),
+                        first_name: "Ada".into(),
+                        last_name: "Obi".into(),
+                        country: "1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+        (
+            "addPaymentMethod",
+            Box::new(|c| {
+                Box::pin(async move {
+                    c.add_payment_method(AddPaymentMethodArgs {
+                        customer: "cus_1".into(),
+                        payment_method_type: "mpesa".into(),
+                        field_values: vec![PaymentMethodFieldInput {
+                            identifier: "phone_number".into(),
+                            value: "+254712345678".into(),
+                        }],
+                        ownership: Some("personal".into()),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+        (
+            "initiateRampQuoteDeposit",
+            Box::new(|c| {
+                Box::pin(async move {
+                    c.initiate_ramp_quote_deposit(InitiateRampQuoteDepositArgs {
+                        ramp_quote: "rq_1".into(),
+                        phone_number: Some("+254712345678".into()),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+        (
+            "initiateRampQuoteWithdrawal",
+            Box::new(|c| {
+                Box::pin(async move {
+                    c.initiate_ramp_quote_withdrawal(InitiateRampQuoteWithdrawalArgs {
+                        ramp_quote: "rq_1".into(),
+                        payment_method: "cpm_1".into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+        (
+            "markDepositAsPaid",
+            Box::new(move |c| {
+                Box::pin(async move {
+                    c.mark_deposit_as_paid(MarkDepositAsPaidArgs {
+                        payment_request: request.into(),
+                        ..Default::default()
+                    })
+                    .await
+                    .map(drop)
+                })
+            }),
+        ),
+        (
+            "markWithdrawalAsReceived",
+            Box::new(move |c| {
+                Box::pin(async move {
+                    c.mark_withdrawal_as_received(request, Default::default())
+                        .await
+                        .map(drop)
+                })
+            }),
+        ),
+        (
+            "cancelDeposit",
+            Box::new(move |c| {
+                Box::pin(async move {
+                    c.cancel_deposit(request, Default::default())
+                        .await
+                        .map(drop)
+                })
+            }),
+        ),
+    ];
+    for (field, call) in &mutations {
+        let c = client(SECRET);
+        c.transport()
+            .fail(crate::transport::TransportError::Timeout);
+        c.transport()
+            .http(200, &format!(r#"{{"data":{{"{field}":true}}}}"#));
+        let e = block_on(call(c.clone())).unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown, "{field}");
+        assert_eq!(c.transport().sent(), 1, "{field} is sent once");
+        assert_eq!(
+            c.transport().request(0).json()["operationName"]
+                .as_str()
+                .map(|n| n.to_ascii_lowercase()),
+            Some(field.to_ascii_lowercase()),
+        );
+    }
+    // The values sent, checked and normalised by the declaration (`fields` from
+    // `field_values`).
+    let c = client(SECRET);
+    c.transport().http(
+        200,
+        r#"{"data":{"addPaymentMethod":{"id":"cpm_1","paymentMethodType":"mpesa","displayValue":"•••• 5678","ownership":"personal"}}}"#,
+    );
+    let pm = block_on(c.add_payment_method(AddPaymentMethodArgs {
+        customer: " cus_1 ".into(),
+        payment_method_type: "mpesa".into(),
+        field_values: vec![PaymentMethodFieldInput {
+            identifier: " phone_number ".into(),
+            value: "+254712345678".into(),
+        }],
+        ..Default::default()
+    }))
+    .unwrap();
+    assert_eq!(pm.display_value.as_deref(), Some("•••• 5678"));
+    assert_eq!(
+        c.transport().request(0).json()["variables"],
+        json!({"customer": "cus_1", "paymentMethodType": "mpesa", "fields": [{"identifier": "phone_number", "value": "+254712345678"}]})
+    );
+    // A bad value: refused before anything is sent.
+    let c = client(SECRET);
+    let e = block_on(c.initiate_ramp_quote_deposit(InitiateRampQuoteDepositArgs {
+        ramp_quote: "rq_1".into(),
+        phone_number: Some("call me".into()),
+        ..Default::default()
+    }))
+    .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("phoneNumber"));
+    assert_eq!(c.transport().sent(), 0);
+}
