@@ -827,9 +827,9 @@ pub const WITHDRAW_ONCHAIN: Operation = Operation {
 /// The default `RampQuote` selection of `rampQuote` *(observed)*.
 pub const RAMP_QUOTE_FIELDS: &str = "id exchangeRate paymentType";
 
-/// The default `RampPaymentRequest` selection of the quote deposits and withdrawals
+/// The default `QuotePaymentRequest` selection of the quote deposits and withdrawals
 /// (`initiateRampQuoteDeposit`'s, *observed*).
-pub const RAMP_PAYMENT_FIELDS: &str =
+pub const QUOTE_PAYMENT_FIELDS: &str =
     "id status agent paymentDetails exchangeRate amountLocal amountUsd expiresAt";
 
 /// `rampQuote(customer: ID!, amount: Decimal!, currency: P2PPaymentCurrency!, paymentType:
@@ -957,7 +957,7 @@ pub const ADD_PAYMENT_METHOD: Operation = Operation {
 };
 
 /// `initiateRampQuoteDeposit(rampQuote: ID!, reference: String, phoneNumber: String,
-/// bankAccountNumber: String, onchainTransferInfo: JSON): RampPaymentRequest` (merchant
+/// bankAccountNumber: String, onchainTransferInfo: JSON): QuotePaymentRequest` (merchant
 /// mutation, secret key *(observed)*; the optional arguments' types and the result type are
 /// the sandbox's): a deposit at a quote's rate; the customer pays an agent (see
 /// `paymentDetails`), then [`MARK_DEPOSIT_AS_PAID`].
@@ -989,16 +989,16 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
             Check::OptJsonObject,
         ),
     ],
-    returns: "RampPaymentRequest",
-    fields: RAMP_PAYMENT_FIELDS,
+    returns: "QuotePaymentRequest",
+    fields: QUOTE_PAYMENT_FIELDS,
     method: "initiateRampQuoteDeposit",
-    result: "RampPaymentRequest",
+    result: "QuotePaymentRequest",
     secret_key: true,
     ..BASE
 };
 
 /// `initiateRampQuoteWithdrawal(rampQuote: ID!, paymentMethod: ID!, reference: String):
-/// RampPaymentRequest` (merchant mutation, secret key *(observed)*; `reference`'s type and
+/// QuotePaymentRequest` (merchant mutation, secret key *(observed)*; `reference`'s type and
 /// the result type are the sandbox's): a withdrawal at a quote's rate to one of the
 /// customer's payment methods; an agent pays it, then [`MARK_WITHDRAWAL_AS_RECEIVED`].
 #[cfg(any(feature = "server", not(feature = "npm")))]
@@ -1012,10 +1012,10 @@ pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
         arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
         arg("reference", "String", "reference", Check::OptReference),
     ],
-    returns: "RampPaymentRequest",
-    fields: RAMP_PAYMENT_FIELDS,
+    returns: "QuotePaymentRequest",
+    fields: QUOTE_PAYMENT_FIELDS,
     method: "initiateRampQuoteWithdrawal",
-    result: "RampPaymentRequest",
+    result: "QuotePaymentRequest",
     secret_key: true,
     ..BASE
 };

@@ -435,7 +435,7 @@ pub struct InitiateRampQuoteDepositArgs {
         tsify(optional, type = "{ readonly [key: string]: unknown }")
     )]
     pub onchain_transfer_info: Option<Json>,
-    /// `RampPaymentRequest` fields to select instead of the default.
+    /// `QuotePaymentRequest` fields to select instead of the default.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -461,7 +461,7 @@ pub struct InitiateRampQuoteWithdrawalArgs {
     /// Your own identifier of the withdrawal (sent exactly as given).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub reference: Option<String>,
-    /// `RampPaymentRequest` fields to select instead of the default.
+    /// `QuotePaymentRequest` fields to select instead of the default.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -1034,7 +1034,7 @@ pub struct CustomerPaymentMethod {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
-pub struct RampPaymentRequest {
+pub struct QuotePaymentRequest {
     /// The id: what the mark and cancel mutations take.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
@@ -1126,7 +1126,7 @@ export interface PaymentRequest { [field: string]: unknown }
 export interface RampQuote { [field: string]: unknown }
 export interface Customer { [field: string]: unknown }
 export interface CustomerPaymentMethod { [field: string]: unknown }
-export interface RampPaymentRequest { [field: string]: unknown }
+export interface QuotePaymentRequest { [field: string]: unknown }
 "#;
 
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).

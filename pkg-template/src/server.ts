@@ -6,7 +6,7 @@
 import type {
   AddPaymentMethodOptions, CreateCustomerOptions, Customer, CustomerPaymentMethod, InitiateHostedPaymentOptions,
   InitiateRampQuoteDepositOptions, InitiateRampQuoteWithdrawalOptions, MarkDepositAsPaidOptions, OnchainWithdrawal,
-  PaymentRequest, RampPaymentRequest, RampQuote, RampQuoteOptions, RefreshRampQuoteOptions, RequestOptions,
+  PaymentRequest, QuotePaymentRequest, RampQuote, RampQuoteOptions, RefreshRampQuoteOptions, RequestOptions,
   WithdrawOnchainOptions,
 } from "./glue/settlement_wasm.js";
 import { MerchantClient as BrowserMerchantClient, callMerchant } from "./clients.js";
@@ -123,7 +123,7 @@ export class MerchantClient extends BrowserMerchantClient {
    * const deposit = await merchant.initiateRampQuoteDeposit({ rampQuote: quote.id, reference: orderId,
    *   phoneNumber: "+254712345678" });
    */
-  initiateRampQuoteDeposit(options: InitiateRampQuoteDepositOptions): Promise<RampPaymentRequest> {
+  initiateRampQuoteDeposit(options: InitiateRampQuoteDepositOptions): Promise<QuotePaymentRequest> {
     return callMerchant(this, "initiateRampQuoteDeposit", undefined, options);
   }
 
@@ -137,7 +137,7 @@ export class MerchantClient extends BrowserMerchantClient {
    * const withdrawal = await merchant.initiateRampQuoteWithdrawal({ rampQuote: quote.id,
    *   paymentMethod: wallet.id, reference: payoutId });
    */
-  initiateRampQuoteWithdrawal(options: InitiateRampQuoteWithdrawalOptions): Promise<RampPaymentRequest> {
+  initiateRampQuoteWithdrawal(options: InitiateRampQuoteWithdrawalOptions): Promise<QuotePaymentRequest> {
     return callMerchant(this, "initiateRampQuoteWithdrawal", undefined, options);
   }
 

@@ -16,7 +16,7 @@ use crate::transport::Transport;
 use crate::types::{
     AddPaymentMethodArgs, CallOptions, CreateCustomerArgs, Customer, CustomerPaymentMethod,
     FieldOptions, InitiateRampQuoteDepositArgs, InitiateRampQuoteWithdrawalArgs,
-    MarkDepositAsPaidArgs, RampPaymentRequest, RampQuote, RampQuoteArgs, RefreshRampQuoteArgs,
+    MarkDepositAsPaidArgs, QuotePaymentRequest, RampQuote, RampQuoteArgs, RefreshRampQuoteArgs,
 };
 
 /// An optional string as an argument value.
@@ -107,7 +107,7 @@ impl<T: Transport> MerchantClient<T> {
     pub async fn initiate_ramp_quote_deposit(
         &self,
         args: InitiateRampQuoteDepositArgs,
-    ) -> Result<RampPaymentRequest, Error> {
+    ) -> Result<QuotePaymentRequest, Error> {
         let values = vec![
             Value::Str(args.ramp_quote),
             opt(args.reference),
@@ -129,7 +129,7 @@ impl<T: Transport> MerchantClient<T> {
     pub async fn initiate_ramp_quote_withdrawal(
         &self,
         args: InitiateRampQuoteWithdrawalArgs,
-    ) -> Result<RampPaymentRequest, Error> {
+    ) -> Result<QuotePaymentRequest, Error> {
         let values = vec![
             Value::Str(args.ramp_quote),
             Value::Str(args.payment_method),

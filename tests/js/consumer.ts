@@ -14,6 +14,9 @@ import init, {
   type GraphQLVariables, type Currency, type PaymentMethodField,
   OrderWatch, type OrderWatchUpdate, type OrderWatchStatus, type OrderWatchChange, type WatchOrdersOptions,
   createProxyHandler, type ProxyHandler, type ProxyOptions,
+  type RampQuote, type RampQuoteOptions, type RefreshRampQuoteOptions, type Customer, type CreateCustomerOptions,
+  type CustomerPaymentMethod, type AddPaymentMethodOptions, type PaymentMethodFieldInput,
+  type InitiateRampQuoteDepositOptions, type InitiateRampQuoteWithdrawalOptions, type MarkDepositAsPaidOptions, type QuotePaymentRequest,
 } from "settlement-wasm";
 
 // Compile-time assertions.
@@ -44,6 +47,29 @@ type _hostedOptions = Assert<Equal<Parameters<MerchantClient["initiateHostedPaym
 type _cancel = Assert<Equal<Awaited<ReturnType<MerchantClient["cancelHostedPayment"]>>, boolean>>;
 type _withdraw = Assert<Equal<Awaited<ReturnType<MerchantClient["withdrawOnchain"]>>, OnchainWithdrawal>>;
 type _hostedPaymentType = Assert<Equal<InitiateHostedPaymentOptions["paymentType"], "deposit" | "withdrawal">>;
+// The direct ramp (server entry): every method's options and result, exactly.
+type _quote = Assert<Equal<Awaited<ReturnType<MerchantClient["rampQuote"]>>, RampQuote>>;
+type _quoteOptions = Assert<Equal<Parameters<MerchantClient["rampQuote"]>[0], RampQuoteOptions>>;
+type _refresh = Assert<Equal<Awaited<ReturnType<MerchantClient["refreshRampQuote"]>>, RampQuote>>;
+type _refreshOptions = Assert<Equal<Parameters<MerchantClient["refreshRampQuote"]>[0], RefreshRampQuoteOptions>>;
+type _customer = Assert<Equal<Awaited<ReturnType<MerchantClient["createCustomer"]>>, Customer>>;
+type _customerOptions = Assert<Equal<Parameters<MerchantClient["createCustomer"]>[0], CreateCustomerOptions>>;
+type _method = Assert<Equal<Awaited<ReturnType<MerchantClient["addPaymentMethod"]>>, CustomerPaymentMethod>>;
+type _methodOptions = Assert<Equal<Parameters<MerchantClient["addPaymentMethod"]>[0], AddPaymentMethodOptions>>;
+type _fieldValues = Assert<Equal<AddPaymentMethodOptions["fieldValues"], readonly PaymentMethodFieldInput[]>>;
+type _fieldInput = Assert<Equal<PaymentMethodFieldInput, { identifier: string; value: string }>>;
+type _ownership = Assert<Equal<AddPaymentMethodOptions["ownership"], "personal" | "business" | undefined>>;
+type _deposit = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateRampQuoteDeposit"]>>, QuotePaymentRequest>>;
+type _depositOptions = Assert<Equal<Parameters<MerchantClient["initiateRampQuoteDeposit"]>[0], InitiateRampQuoteDepositOptions>>;
+type _rampWithdrawal = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateRampQuoteWithdrawal"]>>, QuotePaymentRequest>>;
+type _rampWithdrawalOptions = Assert<Equal<Parameters<MerchantClient["initiateRampQuoteWithdrawal"]>[0], InitiateRampQuoteWithdrawalOptions>>;
+type _paid = Assert<Equal<Awaited<ReturnType<MerchantClient["markDepositAsPaid"]>>, boolean>>;
+type _paidOptions = Assert<Equal<Parameters<MerchantClient["markDepositAsPaid"]>[0], MarkDepositAsPaidOptions>>;
+type _received = Assert<Equal<Awaited<ReturnType<MerchantClient["markWithdrawalAsReceived"]>>, boolean>>;
+type _receivedArg = Assert<Equal<Parameters<MerchantClient["markWithdrawalAsReceived"]>[0], string>>;
+type _cancelDeposit = Assert<Equal<Awaited<ReturnType<MerchantClient["cancelDeposit"]>>, boolean>>;
+type _rampStatus = Assert<Equal<QuotePaymentRequest["status"], PaymentRequestStatus>>;
+type _rampAgent = Assert<Equal<QuotePaymentRequest["agent"], string | null>>;
 type _link = Assert<Equal<ReturnType<typeof onchainRampUrl>, string>>;
 type _amount = Assert<Equal<ReturnType<typeof parseAmount>, ParsedAmount>>;
 type _minor = Assert<Equal<ParsedAmount["minorUnits"], bigint>>;

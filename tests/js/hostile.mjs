@@ -144,6 +144,33 @@ export function hostileCases(api) {
     }));
     slot("merchant.cancelHostedPayment(h)", (h) => merchant.cancelHostedPayment(h));
   }
+  // The direct ramp (server entry): each options object, each member of it, the list of field
+  // values and each of its pairs, and the single-id mutations.
+  if (typeof merchant.rampQuote === "function") {
+    const ramp = {
+      rampQuote: { customer: "c", amount: "1", currency: "KES", paymentMethodType: "mpesa" },
+      refreshRampQuote: { rampQuote: "q" },
+      createCustomer: { email: "a@b.co", firstName: "A", lastName: "B", country: "2" },
+      addPaymentMethod: { customer: "c", paymentMethodType: "mpesa", fieldValues: [{ identifier: "phone_number", value: "1" }] },
+      initiateRampQuoteDeposit: { rampQuote: "q", phoneNumber: "+254712345678", onchainTransferInfo: {} },
+      initiateRampQuoteWithdrawal: { rampQuote: "q", paymentMethod: "m" },
+      markDepositAsPaid: { paymentRequest: "p" },
+    };
+    for (const [m, good] of Object.entries(ramp)) {
+      withOptions(`merchant.${m}`, (o) => merchant[m](o));
+      for (const k of [...Object.keys(good), "reference", "ownership", "receipt", "amount", "fields", "signal"]) {
+        slot(`merchant.${m}({${k}: h})`, (h) => merchant[m]({ ...good, [k]: h }));
+      }
+    }
+    const fieldValues = (list) => merchant.addPaymentMethod({ ...ramp.addPaymentMethod, fieldValues: list });
+    slot("merchant.addPaymentMethod({fieldValues: [h]})", (h) => fieldValues([h]));
+    slot("merchant.addPaymentMethod({fieldValues: [{identifier: h}]})", (h) => fieldValues([{ identifier: h, value: "1" }]));
+    slot("merchant.addPaymentMethod({fieldValues: [{value: h}]})", (h) => fieldValues([{ identifier: "phone_number", value: h }]));
+    for (const m of ["markWithdrawalAsReceived", "cancelDeposit"]) {
+      slot(`merchant.${m}(h)`, (h) => merchant[m](h));
+      slot(`merchant.${m}("p", h)`, (h) => merchant[m]("p", h));
+    }
+  }
   slot("iterator.next.call(h)", (h) => OrderIterator.prototype.next.call(h));
   slot("classifyKey(h)", (h) => classifyKey(h));
   slot("init(h)", (h) => api.init(h));

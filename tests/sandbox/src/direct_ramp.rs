@@ -109,7 +109,7 @@ pub struct RampQuote {
 
 /// A deposit or withdrawal made from a quote.
 #[derive(SimpleObject, Clone, Debug)]
-pub struct RampPaymentRequest {
+pub struct QuotePaymentRequest {
     pub id: ID,
     pub ramp_quote: ID,
     pub payment_type: PaymentTypeType,
@@ -134,7 +134,7 @@ pub struct DirectRamp {
     pub customers: Vec<Customer>,
     pub payment_methods: Vec<CustomerPaymentMethod>,
     pub quotes: Vec<RampQuote>,
-    pub requests: Vec<RampPaymentRequest>,
+    pub requests: Vec<QuotePaymentRequest>,
     /// Numbers the next customer, method, quote or request.
     next: u32,
 }
@@ -484,7 +484,7 @@ impl DirectRamp {
         d: &DepositRequest,
         countries: &[CountryData],
         now: i64,
-    ) -> Result<RampPaymentRequest, MutationError> {
+    ) -> Result<QuotePaymentRequest, MutationError> {
         self.check_reference(d.reference.as_deref())?;
         let quote = self
             .usable_quote(&d.ramp_quote, PaymentTypeType::Deposit, now)?
@@ -542,7 +542,7 @@ impl DirectRamp {
         payment_method: &str,
         reference: Option<&str>,
         now: i64,
-    ) -> Result<RampPaymentRequest, MutationError> {
+    ) -> Result<QuotePaymentRequest, MutationError> {
         self.check_reference(reference)?;
         non_empty(payment_method, "paymentMethod")?;
         let quote = self
@@ -588,8 +588,8 @@ impl DirectRamp {
         reference: Option<String>,
         details: Value,
         now: i64,
-    ) -> Result<RampPaymentRequest, MutationError> {
-        let p = RampPaymentRequest {
+    ) -> Result<QuotePaymentRequest, MutationError> {
+        let p = QuotePaymentRequest {
             id: id.clone(),
             ramp_quote: quote.id.clone(),
             payment_type: quote.payment_type,
@@ -619,7 +619,7 @@ impl DirectRamp {
         payment_type: Option<PaymentTypeType>,
         from: &[Status],
         to: Status,
-    ) -> Result<&mut RampPaymentRequest, MutationError> {
+    ) -> Result<&mut QuotePaymentRequest, MutationError> {
         non_empty(id, "paymentRequest")?;
         let p = self
             .requests
@@ -657,7 +657,7 @@ impl DirectRamp {
     }
 
     /// An agent takes request `id` (`POST /__sandbox/ramp/pick-up`): created → picked_up.
-    pub fn pick_up(&mut self, id: &str) -> Result<RampPaymentRequest, MutationError> {
+    pub fn pick_up(&mut self, id: &str) -> Result<QuotePaymentRequest, MutationError> {
         let p = self.transition("pick-up", id, None, &[Status::Created], Status::PickedUp)?;
         p.agent = Some(SANDBOX_AGENT.into());
         Ok(p.clone())

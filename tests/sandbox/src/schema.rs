@@ -666,7 +666,7 @@ impl DirectRampMutation {
         onchain_transfer_info: Option<
             async_graphql::Json<serde_json::Map<String, serde_json::Value>>,
         >,
-    ) -> Result<Option<crate::direct_ramp::RampPaymentRequest>> {
+    ) -> Result<Option<crate::direct_ramp::QuotePaymentRequest>> {
         secret_only(ctx)?;
         let _ = onchain_transfer_info; // kept by the real service; the sandbox has no chain leg
         let store = ctx.data::<Arc<Store>>()?;
@@ -693,7 +693,7 @@ impl DirectRampMutation {
         ramp_quote: ID,
         payment_method: ID,
         reference: Option<String>,
-    ) -> Result<Option<crate::direct_ramp::RampPaymentRequest>> {
+    ) -> Result<Option<crate::direct_ramp::QuotePaymentRequest>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
         let now = crate::server::unix_now();
