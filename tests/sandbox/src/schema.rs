@@ -385,6 +385,7 @@ impl MerchantQuery {
     /// currency or USD) at the country's market rate for `paymentType` (default `deposit`),
     /// usable for 300 s by one deposit or withdrawal. `country`, when given, must be the
     /// customer's ISO code.
+    #[allow(clippy::too_many_arguments)]
     async fn ramp_quote(
         &self,
         ctx: &Context<'_>,

@@ -1148,24 +1148,24 @@ async fn transfer(
 
 /// The string member `key` of a control route's JSON body, from a request without a
 /// non-loopback `Origin`; else the answer refusing it (403, 400).
-fn control_id(headers: &HeaderMap, body: &[u8], key: &str) -> Result<String, Response> {
+fn control_id(headers: &HeaderMap, body: &[u8], key: &str) -> Result<String, Box<Response>> {
     if headers
         .get(header::ORIGIN)
         .is_some_and(|o| !is_loopback_origin(o.as_bytes()))
     {
-        return Err(control_error(
+        return Err(Box::new(control_error(
             StatusCode::FORBIDDEN,
             "the sandbox's control routes take requests from a loopback origin only",
-        ));
+        )));
     }
     serde_json::from_slice::<Value>(body)
         .ok()
         .and_then(|v| v.get(key).and_then(Value::as_str).map(str::to_owned))
         .ok_or_else(|| {
-            control_error(
+            Box::new(control_error(
                 StatusCode::BAD_REQUEST,
                 &format!("expected {{\"{key}\": \"<id>\"}}"),
-            )
+            ))
         })
 }
 
@@ -1189,7 +1189,7 @@ async fn pick_up(
 ) -> Response {
     let id = match control_id(&headers, &body, "paymentRequest") {
         Ok(id) => id,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     match state.store.merchant().ramp.pick_up(&id) {
         Ok(p) => Json(json!({
@@ -1211,7 +1211,7 @@ async fn expire_quote(
 ) -> Response {
     let id = match control_id(&headers, &body, "rampQuote") {
         Ok(id) => id,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     match state.store.merchant().ramp.expire_quote(&id, unix_now()) {
         Ok(q) => Json(json!({ "id": q.id.as_str(), "expiresAt": q.expires_at })).into_response(),
