@@ -29,7 +29,9 @@ use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::AbortSignal;
 
-const SANDBOX_URL: &str = env!("SANDBOX_URL");
+mod wasm_support;
+use wasm_support::{get, global_fn, in_browser, now, sleep_ms, SANDBOX_URL};
+
 const AGENT_KEY: &str = env!("AGENT_KEY");
 const AGENT3_KEY: &str = env!("AGENT3_KEY");
 
@@ -52,10 +54,6 @@ fn bot() -> BotClient<FetchTransport> {
 // ---------------------------------------------------------------------------------------
 // JavaScript helpers.
 // ---------------------------------------------------------------------------------------
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
 
 fn get_str(v: &JsValue, key: &str) -> Option<String> {
     get(v, key).as_string()
@@ -93,34 +91,6 @@ fn json(text: &str) -> serde_json::Value {
 
 fn parse(text: &str) -> JsValue {
     JSON::parse(text).expect("valid JSON")
-}
-
-fn global_fn(name: &str) -> Function {
-    get(&js_sys::global(), name)
-        .dyn_into::<Function>()
-        .unwrap_or_else(|_| panic!("global {name}"))
-}
-
-/// Whether this runs in a browser page (as opposed to Node).
-fn in_browser() -> bool {
-    let g: JsValue = js_sys::global().into();
-    ["window", "document"]
-        .iter()
-        .any(|n| !get(&g, n).is_undefined())
-}
-
-async fn sleep_ms(ms: f64) {
-    let set_timeout = global_fn("setTimeout");
-    let p = Promise::new(&mut |resolve, _reject| {
-        set_timeout
-            .call2(&js_sys::global(), &resolve, &JsValue::from_f64(ms))
-            .expect("setTimeout");
-    });
-    JsFuture::from(p).await.expect("timer");
-}
-
-fn now() -> f64 {
-    js_sys::Date::now()
 }
 
 /// `GET url` with the global `fetch`: the parsed JSON body of a 200, or why not.

@@ -8,17 +8,20 @@
 //! order mutation is refused by the sandbox and changes nothing); the tests allow for it.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, Reflect};
 use settlement_wasm::Code;
 use settlement_wasm::{BotClient, BotOptions, Error};
 use settlement_wasm::{CallOptions, FieldOptions, P2PPayment, UpdateRatesArgs};
 use settlement_wasm::{FetchTransport, Signal};
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::AbortSignal;
 
-const SANDBOX_URL: &str = env!("SANDBOX_URL");
+mod wasm_support;
+use wasm_support::{
+    control, get, global_fn, in_browser, logged, reset_agent, sleep_ms, tag, SANDBOX_URL,
+};
+
 const AGENT2_KEY: &str = env!("AGENT2_KEY");
 
 fn client(headers: &[(&str, &str)], timeout_ms: Option<u32>) -> BotClient<FetchTransport> {
@@ -34,69 +37,6 @@ fn client(headers: &[(&str, &str)], timeout_ms: Option<u32>) -> BotClient<FetchT
         ..BotOptions::default()
     })
     .expect("valid options")
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn global_fn(name: &str) -> Function {
-    get(&js_sys::global(), name)
-        .dyn_into::<Function>()
-        .unwrap_or_else(|_| panic!("global {name}"))
-}
-
-fn in_browser() -> bool {
-    !get(&js_sys::global(), "document").is_undefined()
-}
-
-async fn sleep_ms(ms: f64) {
-    let set_timeout = global_fn("setTimeout");
-    let p = Promise::new(&mut |resolve, _reject| {
-        set_timeout
-            .call2(&js_sys::global(), &resolve, &JsValue::from_f64(ms))
-            .expect("setTimeout");
-    });
-    JsFuture::from(p).await.expect("timer");
-}
-
-/// `method url` with the global `fetch`: the status and, for a 200, the parsed JSON body.
-async fn control(method: &str, url: &str) -> (u16, JsValue) {
-    let init = Object::new();
-    Reflect::set(&init, &"method".into(), &method.into()).unwrap();
-    let pending = global_fn("fetch")
-        .call2(&js_sys::global(), &url.into(), &init)
-        .expect("fetch");
-    let response = JsFuture::from(pending.unchecked_into::<Promise>())
-        .await
-        .expect("control route answered");
-    let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
-    if status != 200 {
-        return (status, JsValue::NULL);
-    }
-    let json = get(&response, "json").dyn_into::<Function>().unwrap();
-    let body = JsFuture::from(json.call0(&response).unwrap().unchecked_into::<Promise>())
-        .await
-        .expect("JSON body");
-    (status, body)
-}
-
-async fn reset() {
-    let (status, _) = control("DELETE", &format!("{SANDBOX_URL}/__sandbox/state?agent=2")).await;
-    assert_eq!(status, 204, "reset agent 2");
-}
-
-async fn log_len(tag: &str) -> usize {
-    let (_, log) = control(
-        "GET",
-        &format!("{SANDBOX_URL}/__sandbox/requests?tag={tag}"),
-    )
-    .await;
-    Array::from(&log).length() as usize
-}
-
-fn tag(name: &str) -> String {
-    format!("wasm-mut-{name}-{}", js_sys::Math::random().to_bits())
 }
 
 /// The first of agent 2's orders with this status and type, as `orderHistory` returns it.
@@ -124,10 +64,10 @@ fn assert_no_key(e: &Error) {
 
 #[wasm_bindgen_test]
 async fn drop_after_is_outcome_unknown_and_reconcile_finds_the_applied_status() {
-    reset().await;
+    reset_agent(2).await;
     let order = pick("pending", "withdrawal").await;
     let id = order.id.clone().unwrap();
-    let t = tag("drop-after");
+    let t = tag("wasm-mut", "drop-after");
     let dropping = client(
         &[("x-sandbox-fault", "drop-after"), ("x-sandbox-tag", &t)],
         None,
@@ -138,9 +78,9 @@ async fn drop_after_is_outcome_unknown_and_reconcile_finds_the_applied_status() 
         .expect_err("the answer was dropped");
     assert_eq!(e.code, Code::OutcomeUnknown, "{}", e.message);
     assert_no_key(&e);
-    let logged = log_len(&t).await;
+    let entries = logged(&t).await.length();
     let allowed = if in_browser() { 1..=2 } else { 1..=1 };
-    assert!(allowed.contains(&logged), "{logged} log entries");
+    assert!(allowed.contains(&entries), "{entries} log entries");
 
     let now = client(&[], None)
         .reconcile(&order, FieldOptions::default())
@@ -149,7 +89,7 @@ async fn drop_after_is_outcome_unknown_and_reconcile_finds_the_applied_status() 
         .expect("the order is there");
     assert_eq!(now.id.as_deref(), Some(id.as_str()));
     assert_eq!(now.status.as_deref(), Some("picked_up"));
-    reset().await;
+    reset_agent(2).await;
 }
 
 #[wasm_bindgen_test]
@@ -158,7 +98,7 @@ async fn mutations_are_sent_once_on_503_and_timeout() {
         deposit_rate: Some("15.55".into()),
         ..UpdateRatesArgs::default()
     };
-    let t = tag("503");
+    let t = tag("wasm-mut", "503");
     let c = client(
         &[("x-sandbox-fault", "status=503"), ("x-sandbox-tag", &t)],
         None,
@@ -171,9 +111,9 @@ async fn mutations_are_sent_once_on_503_and_timeout() {
         .unwrap_err();
     assert_eq!(e.code, Code::Http);
     sleep_ms(300.0).await;
-    assert_eq!(log_len(&t).await, 2, "one request per mutation");
+    assert_eq!(logged(&t).await.length(), 2, "one request per mutation");
 
-    let t = tag("timeout");
+    let t = tag("wasm-mut", "timeout");
     let c = client(
         &[("x-sandbox-fault", "delay=1200"), ("x-sandbox-tag", &t)],
         Some(200),
@@ -182,12 +122,16 @@ async fn mutations_are_sent_once_on_503_and_timeout() {
     assert_eq!(e.code, Code::OutcomeUnknown, "{}", e.message);
     assert_no_key(&e);
     sleep_ms(1500.0).await;
-    assert_eq!(log_len(&t).await, 1, "a timed-out mutation is not retried");
+    assert_eq!(
+        logged(&t).await.length(),
+        1,
+        "a timed-out mutation is not retried"
+    );
 }
 
 #[wasm_bindgen_test]
 async fn an_illegal_transition_is_graphql_with_its_code() {
-    reset().await;
+    reset_agent(2).await;
     let order = pick("pending", "deposit").await;
     let id = order.id.clone().unwrap();
     let c = client(&[], None);
@@ -205,7 +149,7 @@ async fn an_illegal_transition_is_graphql_with_its_code() {
         Some("INVALID_TRANSITION")
     );
     assert_no_key(&e);
-    reset().await;
+    reset_agent(2).await;
 }
 
 #[wasm_bindgen_test]
@@ -218,7 +162,7 @@ async fn an_abort_before_sending_stays_aborted() {
         .unwrap()
         .call0(&controller)
         .unwrap();
-    let t = tag("abort");
+    let t = tag("wasm-mut", "abort");
     let c = client(&[("x-sandbox-tag", &t)], None);
     let e = c
         .cancel_withdrawal(
@@ -231,5 +175,5 @@ async fn an_abort_before_sending_stays_aborted() {
         .unwrap_err();
     assert_eq!(e.code, Code::Aborted);
     sleep_ms(200.0).await;
-    assert_eq!(log_len(&t).await, 0, "nothing was sent");
+    assert_eq!(logged(&t).await.length(), 0, "nothing was sent");
 }

@@ -5,16 +5,17 @@
 //! sandbox's log by each watch's own `x-sandbox-tag`.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, Reflect};
 use settlement_wasm::WatchState as State;
 use settlement_wasm::{BotClient, BotOptions};
 use settlement_wasm::{FetchTransport, Signal, WatchOrdersArgs};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::AbortSignal;
 
-const SANDBOX_URL: &str = env!("SANDBOX_URL");
+mod wasm_support;
+use wasm_support::{control, get, global_fn, logged, now, reset_agent, sleep_ms, tag, SANDBOX_URL};
+
 const AGENT3_KEY: &str = env!("AGENT3_KEY");
 
 fn client(headers: &[(&str, &str)]) -> BotClient<FetchTransport> {
@@ -28,70 +29,6 @@ fn client(headers: &[(&str, &str)]) -> BotClient<FetchTransport> {
         ..BotOptions::default()
     })
     .expect("valid options")
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn global_fn(name: &str) -> Function {
-    get(&js_sys::global(), name)
-        .dyn_into::<Function>()
-        .unwrap_or_else(|_| panic!("global {name}"))
-}
-
-fn now() -> f64 {
-    js_sys::Date::now()
-}
-
-async fn sleep_ms(ms: f64) {
-    let set_timeout = global_fn("setTimeout");
-    let p = Promise::new(&mut |resolve, _reject| {
-        set_timeout
-            .call2(&js_sys::global(), &resolve, &JsValue::from_f64(ms))
-            .expect("setTimeout");
-    });
-    JsFuture::from(p).await.expect("timer");
-}
-
-/// `method url` with the global `fetch`: the status and the parsed JSON body (or null).
-async fn control(method: &str, url: &str) -> (u16, JsValue) {
-    let init = Object::new();
-    Reflect::set(&init, &"method".into(), &method.into()).unwrap();
-    let pending = global_fn("fetch")
-        .call2(&js_sys::global(), &url.into(), &init)
-        .expect("fetch");
-    let response = JsFuture::from(pending.unchecked_into::<Promise>())
-        .await
-        .expect("control route answered");
-    let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
-    if status != 200 && status != 201 {
-        return (status, JsValue::NULL);
-    }
-    let json = get(&response, "json").dyn_into::<Function>().unwrap();
-    let body = JsFuture::from(json.call0(&response).unwrap().unchecked_into::<Promise>())
-        .await
-        .expect("JSON body");
-    (status, body)
-}
-
-async fn reset_agent3() {
-    let (status, _) = control("DELETE", &format!("{SANDBOX_URL}/__sandbox/state?agent=3")).await;
-    assert_eq!(status, 204);
-}
-
-/// How many requests with tag `tag` the sandbox logged.
-async fn logged(tag: &str) -> u32 {
-    let (_, log) = control(
-        "GET",
-        &format!("{SANDBOX_URL}/__sandbox/requests?tag={tag}"),
-    )
-    .await;
-    Array::from(&log).length()
-}
-
-fn tag(name: &str) -> String {
-    format!("watch-{name}-{}", (js_sys::Math::random() * 1e9) as u64)
 }
 
 fn abort_controller() -> JsValue {
@@ -112,8 +49,8 @@ fn abort_later(controller: &JsValue, ms: f64) {
 
 #[wasm_bindgen_test]
 async fn the_rust_watch_delivers_a_new_order_without_asking_again_and_ends_on_its_signal() {
-    reset_agent3().await;
-    let t = tag("new");
+    reset_agent(3).await;
+    let t = tag("watch", "new");
     let bot = client(&[("x-sandbox-tag", &t)]);
     let controller = abort_controller();
     let signal: AbortSignal = get(&controller, "signal").unchecked_into();
@@ -144,18 +81,22 @@ async fn the_rust_watch_delivers_a_new_order_without_asking_again_and_ends_on_it
     assert_eq!(second.total, Some(1.0));
 
     // No change: next() keeps polling until the signal aborts (during a sleep), then None.
-    let sent = logged(&t).await;
+    let sent = logged(&t).await.length();
     abort_later(&controller, 300.0);
     assert!(watch.next().await.expect("no failure").is_none());
     assert_eq!(watch.status().state, State::Stopped);
     sleep_ms(2_500.0).await;
-    assert_eq!(logged(&t).await, sent, "nothing sent after the abort");
-    reset_agent3().await;
+    assert_eq!(
+        logged(&t).await.length(),
+        sent,
+        "nothing sent after the abort"
+    );
+    reset_agent(3).await;
 }
 
 #[wasm_bindgen_test]
 async fn the_rust_watch_backs_off_after_retryable_failures_then_recovers() {
-    let t = tag("backoff");
+    let t = tag("watch", "backoff");
     let bot = client(&[
         ("x-sandbox-tag", &t),
         ("x-sandbox-fault", "status=503; fail-first=2"),
@@ -175,11 +116,11 @@ async fn the_rust_watch_backs_off_after_retryable_failures_then_recovers() {
         .expect("the first update");
     let elapsed = now() - start;
     assert!(first.rows.is_empty());
-    assert_eq!(logged(&t).await, 3, "two 503s, then the page");
+    assert_eq!(logged(&t).await.length(), 3, "two 503s, then the page");
     // The waits after the two failures: 1 to 2 s, then 2 to 4 s (each at least its half).
     assert!(elapsed >= 2_900.0, "backed off for only {elapsed} ms");
     assert_eq!(watch.status().state, State::Polling);
     watch.stop();
     assert!(watch.next().await.unwrap().is_none());
-    assert_eq!(logged(&t).await, 3);
+    assert_eq!(logged(&t).await.length(), 3);
 }

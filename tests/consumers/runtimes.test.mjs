@@ -8,7 +8,8 @@
 // project below is what a new user writes.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { launch } from "../e2e/support/browser.mjs";
@@ -29,6 +30,18 @@ const ENV = {
 };
 /** What every server-side project prints or answers: the agent's email and the merchant account id. */
 const SERVER_RESULT = { email: EMAIL, account: "merchant-1" };
+
+// The README's proxy routes (```js proxy-example <name>```), as the installed package ships them.
+const README = readFileSync(path.join(PKG_DIR, "README.md"), "utf8");
+const PROXY_EXAMPLES = Object.fromEntries([...README.matchAll(/```js proxy-example ([\w-]+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+function proxyExample(name) {
+  assert.ok(PROXY_EXAMPLES[name], `the README has no \`js proxy-example ${name}\` block`);
+  return PROXY_EXAMPLES[name];
+}
+// The installed package, for this (Node 20) process: the clients that call the proxies.
+const pkg = createRequire(path.join(PKG_DIR, "..", "consumer.cjs"))("settlement-wasm");
+/** The session cookie the Next.js app's own check accepts (the README leaves that check to the app). */
+const SESSION_COOKIE = "session=signed-in";
 
 /** A project work/<name> with the package in its own node_modules (as `npm install` leaves it). */
 function app(name, files) {
@@ -156,6 +169,43 @@ export default {
   });
 });
 
+describe("Cloudflare Workers: the README's proxy script", () => {
+  test("wrangler dev: MerchantClient({ endpoint }) with no key gets what the secret key gets; the rest is refused", async () => {
+    const dir = app("workers-proxy", {
+      "wrangler.toml": `name = "settlement-proxy"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
+      "src/index.js": proxyExample("workers"),
+    });
+    const port = await freePort();
+    const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
+      "--var", `SETTLEMENT_URL:${SANDBOX_URL}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
+    { cwd: dir, env: ENV, group: true });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      await fetchWhenUp(origin, server);
+      const proxied = new pkg.MerchantClient({ endpoint: `${origin}/api/merchant` });
+      const direct = new pkg.MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY });
+      assert.deepEqual(await proxied.account(), await direct.account());
+      assert.deepEqual(await proxied.marketRate("NG"), await direct.marketRate("NG"));
+      // Not in the example's allow list: refused by the proxy, with its code.
+      const refused = await proxied.rampLimits().then(() => null, (e) => e);
+      assert.ok(refused instanceof pkg.SettlementError, String(refused));
+      assert.equal(refused.status, 403);
+      // A hand-written document asking for more than the package asks: 403, and no key in it.
+      const r = await fetch(`${origin}/api/merchant`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "query Account { account { id __typename } }", operationName: "Account" }),
+      });
+      const body = await r.text();
+      assert.equal(r.status, 403, body);
+      assert.match(body, /FORBIDDEN_OPERATION/);
+      assert.equal(body.includes(MERCHANT_SECRET_KEY.slice(-8)), false);
+      assert.equal((await fetch(`${origin}/api/merchant`)).status, 405);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("Next.js", () => {
   let dir;
   let browser;
@@ -198,6 +248,34 @@ export async function GET() {
   return Response.json({ runtime: "nodejs", account: account.id });
 }
 `,
+      // The README's proxy route as written, and the session check it leaves to the app.
+      "app/api/bot/route.js": `${proxyExample("nextjs")}
+// The app's own session check (the README leaves it to the app): the cookie its sign-in set.
+async function getSession(request) {
+  const cookie = request.headers.get("cookie") ?? "";
+  return cookie.split(/;\\s*/).includes("${SESSION_COOKIE}") ? { agent: "agent-1" } : null;
+}
+`,
+      // A signed-in page using the proxy: no key in the page.
+      "app/proxied/page.js": `"use client";
+import { useEffect, useState } from "react";
+import init, { BotClient } from "settlement-wasm";
+
+export default function Page() {
+  const [text, setText] = useState("loading");
+  useEffect(() => {
+    (async () => {
+      document.cookie = "${SESSION_COOKIE}; path=/";
+      await init();
+      const bot = new BotClient({ endpoint: "/api/bot" });
+      const profile = await bot.profile();
+      const page = await bot.orderHistory({ page: 1, perPage: 10 });
+      setText(\`\${profile.email}: \${page.data.length} orders through the proxy\`);
+    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
+  }, []);
+  return <p id="out">{text}</p>;
+}
+`,
       "app/api/edge/route.js": `import init, { BotClient, MerchantClient } from "settlement-wasm";
 
 export const runtime = "edge";
@@ -219,7 +297,7 @@ export async function GET() {
   });
   after(async () => { await browser?.close(); });
 
-  const nextEnv = { ...ENV, NEXT_PUBLIC_BASE_URL: SANDBOX_URL, NEXT_PUBLIC_AGENT_KEY: AGENT_KEY };
+  const nextEnv = { ...ENV, SETTLEMENT_URL: SANDBOX_URL, NEXT_PUBLIC_BASE_URL: SANDBOX_URL, NEXT_PUBLIC_AGENT_KEY: AGENT_KEY };
   const next = (args) => start(NODE22, [path.join(RUNTIMES, "next", "dist", "bin", "next"), ...args], { cwd: dir, env: nextEnv, group: true });
 
   /** The client page in Chromium: its #out text once it is no longer "loading". */
@@ -237,16 +315,44 @@ export async function GET() {
     }
   }
 
-  /** The three routes of the app served at `base`. */
+  /** The README's proxy route: the signed-in page through it; no session: 401; a wider document: 403. */
+  async function checkProxy(base) {
+    const { text, errors } = await pageText(`${base}/proxied`);
+    assert.equal(text, `${EMAIL}: 10 orders through the proxy`, `page errors: ${errors.join("; ")}`);
+    assert.deepEqual(errors, []);
+    // The same call the page makes, from here: the package's client, with and without the cookie.
+    const withCookie = (cookie) => (input, init) => {
+      const request = new Request(input, init);
+      if (cookie) request.headers.set("cookie", cookie);
+      return fetch(request);
+    };
+    const signedIn = new pkg.BotClient({ endpoint: `${base}/api/bot`, fetch: withCookie(SESSION_COOKIE) });
+    const direct = new pkg.BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT_KEY });
+    assert.deepEqual(await signedIn.profile(), await direct.profile());
+    const anonymous = new pkg.BotClient({ endpoint: `${base}/api/bot`, fetch: withCookie(null) });
+    const e = await anonymous.profile().then(() => null, (e) => e);
+    assert.ok(e instanceof pkg.SettlementError, String(e));
+    assert.equal(e.status, 401);
+    const r = await fetch(`${base}/api/bot`, {
+      method: "POST", headers: { "content-type": "application/json", cookie: SESSION_COOKIE },
+      body: JSON.stringify({ query: "query Profile { profile { id apiKey } }", operationName: "Profile" }),
+    });
+    const body = await r.text();
+    assert.equal(r.status, 403, body);
+    assert.equal(body.includes(AGENT_KEY.slice(-8)), false);
+  }
+
+  /** The four routes of the app served at `base`. */
   async function checkApp(base, server) {
     assert.deepEqual(await json(`${base}/api/merchant`, server), { runtime: "nodejs", account: "merchant-1" });
     assert.deepEqual(await json(`${base}/api/edge`, server), { runtime: "edge", ...SERVER_RESULT });
     const { text, errors } = await pageText(`${base}/`);
     assert.equal(text, `${EMAIL}: 10 orders`, `page errors: ${errors.join("; ")}`);
     assert.deepEqual(errors, []);
+    await checkProxy(base);
   }
 
-  test("next build + next start: the client page, the Node route (secret key) and the edge route", async () => {
+  test("next build + next start: the client page, the Node route (secret key), the edge route and the README's proxy route", async () => {
     const build = next(["build"]);
     const code = await build.exited;
     assert.equal(code, 0, `next build failed:\n${build.output()}`);
@@ -259,7 +365,7 @@ export async function GET() {
     }
   });
 
-  test("next dev (Turbopack): the same three routes", async () => {
+  test("next dev (Turbopack): the same four routes", async () => {
     const port = await freePort();
     const server = next(["dev", "-H", "127.0.0.1", "-p", String(port)]);
     try {

@@ -4,11 +4,8 @@
 // held open only while a call is pending.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { dirname } from "node:path";
 import { BotClient } from "settlement-wasm";
-import { SANDBOX_URL, AGENT_KEY, fakeFetch } from "./helpers.mjs";
+import { SANDBOX_URL, AGENT_KEY, fakeFetch, runModule } from "./helpers.mjs";
 
 const never = () => new Promise(() => {});
 const client = (timeoutMs, fetch, maxRetries = 0) =>
@@ -59,31 +56,9 @@ describe("deadlines", () => {
   });
 });
 
-// A Node process running `script` (an ES module importing the package by name), with the
-// sandbox's URL and key: its exit code, output and run time.
-function node(script) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-      cwd: dirname(fileURLToPath(import.meta.url)),
-      env: { ...process.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => { out += d; });
-    child.stderr.on("data", (d) => { out += d; });
-    const kill = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(kill);
-      resolve({ code, out: out.trim(), ms: performance.now() - t0 });
-    });
-  });
-}
-
 describe("Node processes", () => {
   test("exit as soon as their calls are done: the timer of a 30 s timeout does not hold them open", async () => {
-    const r = await node(`
+    const r = await runModule(`
       import { BotClient } from "settlement-wasm";
       const bot = new BotClient({ baseUrl: process.env.SANDBOX_URL, apiKey: process.env.AGENT_KEY });
       console.log((await bot.profile()).id);
@@ -94,7 +69,7 @@ describe("Node processes", () => {
   });
 
   test("are held open by a call in flight until its deadline, even when nothing else is pending", async () => {
-    const r = await node(`
+    const r = await runModule(`
       import { BotClient } from "settlement-wasm";
       const fetch = () => new Promise(() => {});
       const bot = new BotClient({ baseUrl: process.env.SANDBOX_URL, apiKey: process.env.AGENT_KEY, fetch, timeoutMs: 300, maxRetries: 0 });

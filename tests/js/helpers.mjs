@@ -1,4 +1,7 @@
 // Shared helpers of the node:test suites. The sandbox is started by scripts/with-sandbox.sh.
+import { spawn } from "node:child_process";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { serializeErrorText } from "./serialize.mjs";
 
@@ -107,4 +110,29 @@ export async function expectCode(assert, SettlementError, fn, code) {
   assert.equal(typeof caught.message, "string");
   assert.ok(caught.message.length > 0);
   return caught;
+}
+
+/**
+ * Runs `script` (an ES module that may import the package by name) in a Node process of its
+ * own, with this process's environment (the sandbox's URL and keys): resolves with its exit
+ * code, output (stdout and stderr) and run time in ms. Killed (by its PID) after 60 s.
+ */
+export function runModule(script) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: dirname(fileURLToPath(import.meta.url)),
+      env: { ...process.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => { out += d; });
+    child.stderr.on("data", (d) => { out += d; });
+    const kill = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(kill);
+      resolve({ code, out: out.trim(), ms: performance.now() - t0 });
+    });
+  });
 }

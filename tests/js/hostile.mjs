@@ -1,8 +1,9 @@
 // The hostile-value corpus, shared by the Node suite (tests/js/hostile.test.mjs),
 // the Chromium suite (tests/e2e/hostile.test.mjs) and the soak (scripts/stress.sh). Every
 // function here is self-contained (no imports, no module state): the browser suites install
-// them in a page from their source text. Not a test file itself (node --test only picks
-// *.test.mjs).
+// them in a page from their source text. (The exception: `proxyBase` and `proxyRequest`, used
+// only when the package has `createProxyHandler`, i.e. in its server entries, never in a page.)
+// Not a test file itself (node --test only picks *.test.mjs).
 
 /**
  * Every hostile argument set: `[name, run]` pairs, where `run()` calls one constructor,
@@ -191,6 +192,29 @@ export function hostileCases(api) {
   slot("ramp message: origin h", (h) => deliver({ origin: h, data: {} }));
   slot("ramp message: data h", (h) => deliver({ origin: "https://ramp.example", data: h }));
   slot("ramp message: payload h", (h) => deliver({ origin: "https://ramp.example", data: { event: "crypto.requested", payload: h } }));
+  // The proxy handler (server entries only): hostile options, requests, and what the caller's
+  // functions (authorize, apiKey, the upstream fetch) return. Every answer is a Response.
+  if (typeof api.createProxyHandler === "function") {
+    const proxy = (extra) => api.createProxyHandler({ ...proxyBase(), ...extra });
+    slot("createProxyHandler(h)", (h) => api.createProxyHandler(h));
+    for (const k of ["endpoint", "baseUrl", "apiKey", "allow", "authorize", "maxBodyBytes", "fetch"]) {
+      slot(`createProxyHandler({${k}: h})`, (h) => proxy({ [k]: h })(proxyRequest()));
+    }
+    slot("createProxyHandler({allow: [h]})", (h) => proxy({ allow: [h] })(proxyRequest()));
+    slot("proxy handler(h)", (h) => proxy({})(h));
+    slot("proxy: authorize returns h", (h) => proxy({ authorize: () => h })(proxyRequest()));
+    slot("proxy: apiKey returns h", (h) => proxy({ apiKey: () => h })(proxyRequest()));
+    slot("proxy: apiKey resolves to h", (h) => proxy({ apiKey: async () => h })(proxyRequest()));
+    slot("proxy: upstream fetch resolves to h", (h) => proxy({ fetch: async () => h })(proxyRequest()));
+    slot("proxy: upstream answer with status h", (h) => proxy({ fetch: async () => ({ status: h, headers: new Headers(), text: async () => "{}" }) })(proxyRequest()));
+    slot("proxy: upstream answer whose text() gives h", (h) => proxy({ fetch: async () => ({ status: 200, headers: new Headers(), text: async () => h }) })(proxyRequest()));
+    // A request carries text: `h` as JSON text where JSON can hold it, else a body that is not JSON.
+    const text = (v) => { try { return JSON.stringify(v) ?? "undefined"; } catch { return "{"; } };
+    const post = (body) => new Request("https://app.example/api/bot", { method: "POST", body });
+    slot("proxy: request with query h", (h) => proxy({})(post(`{"query":${text(h)},"operationName":"Profile"}`)));
+    slot("proxy: request with variables h", (h) => proxy({})(post(`{"query":"query Profile { profile { id } }","variables":${text(h)}}`)));
+    slot("proxy: request with body h", (h) => proxy({})(post(text(h))));
+  }
   // The method names of class `C`'s prototype chain (its own and its parents'), once each.
   // (Local: the browser suites evaluate this function's own source in the page.)
   const methodNames = (C) => {
@@ -247,6 +271,27 @@ export function hostileCases(api) {
     return b.next();
   }]);
   return cases;
+}
+
+/**
+ * The proxy handler's options in the corpus: the bot endpoint, `profile` allowed, and an
+ * upstream `fetch` that answers at once (nothing leaves the process).
+ */
+export function proxyBase() {
+  return {
+    endpoint: "bot", baseUrl: "https://settlement.invalid", apiKey: "SBX-hostile-corpus-key", allow: ["profile"],
+    fetch: async () => new Response("{\"data\":{\"profile\":{\"id\":\"agent-1\"}}}", { status: 200, headers: { "content-type": "application/json" } }),
+  };
+}
+
+/**
+ * A request the proxy forwards (what the client sends for `profile({ fields: ["id"] })`), or
+ * with `variables` when given (profile takes none: refused).
+ */
+export function proxyRequest(variables) {
+  const body = { query: "query Profile { profile { id } }", operationName: "Profile" };
+  if (variables !== undefined) body.variables = variables;
+  return new Request("https://app.example/api/bot", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
 /**

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { SANDBOX_URL, AGENT_KEY, serializeError } from "./helpers.mjs";
-import { hostileCases, repeatCases, settle, badOutcome } from "./hostile.mjs";
+import { hostileCases, repeatCases, settle, badOutcome, proxyBase, proxyRequest } from "./hostile.mjs";
 
 // The module's memory and externref table, captured as the Node entry instantiates it; and its
 // Core releases, counted: the glue's Core.free() calls the export `__wbg_core_free(ptr, 0)`
@@ -46,6 +46,18 @@ const works = async () => {
 
 test("the documented codes are read from the declarations", () => {
   assert.ok(CODES.includes("invalid_input") && CODES.length >= 10, CODES.join());
+});
+
+test("the corpus's proxy request is forwarded, so its hostile answers reach the handler", async () => {
+  // The proxy cases send this request with one hostile part; unchanged, it goes upstream once.
+  let sent = 0;
+  const base = proxyBase();
+  const handler = api.createProxyHandler({ ...base, fetch: (url, init) => { sent++; return base.fetch(url, init); } });
+  const r = await handler(proxyRequest());
+  assert.equal(r.status, 200, await r.clone().text());
+  assert.deepEqual(await r.json(), { data: { profile: { id: "agent-1" } } });
+  assert.equal(sent, 1);
+  assert.equal((await handler(proxyRequest({ fields: "x" }))).status, 403, "profile takes no variables");
 });
 
 test("hostile corpus: every argument set ends in a result or a documented SettlementError", async () => {

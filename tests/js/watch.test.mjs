@@ -3,11 +3,8 @@
 // (or broken out of) exits at once: the watch leaves no timer behind.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { dirname } from "node:path";
 import { BotClient, OrderWatch } from "settlement-wasm";
-import { SANDBOX_URL, AGENT3_KEY } from "./helpers.mjs";
+import { SANDBOX_URL, AGENT3_KEY, runModule } from "./helpers.mjs";
 
 const reset = async () => {
   const res = await fetch(`${SANDBOX_URL}/__sandbox/state?agent=3`, { method: "DELETE" });
@@ -48,29 +45,8 @@ test("invalid options throw at once, naming the option", () => {
   bot.free();
 });
 
-// A Node process running `script` with the sandbox's URL and key: its exit code, output and run time.
-function node(script) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-      cwd: dirname(fileURLToPath(import.meta.url)),
-      env: { ...process.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => { out += d; });
-    child.stderr.on("data", (d) => { out += d; });
-    const kill = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(kill);
-      resolve({ code, out: out.trim(), ms: performance.now() - t0 });
-    });
-  });
-}
-
 test("a Node process exits as soon as its watch is stopped or broken out of (no timer left)", async () => {
-  const r = await node(`
+  const r = await runModule(`
     import { BotClient } from "settlement-wasm";
     const bot = new BotClient({ baseUrl: process.env.SANDBOX_URL, apiKey: process.env.AGENT3_KEY });
     for await (const update of bot.watchOrders({ intervalMs: 60000 })) { console.log(typeof update.total); break; }
