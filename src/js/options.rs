@@ -400,11 +400,30 @@ pub fn operation_values(
     }
 }
 
+/// Refuses a key of the options object `o` that is not an option of `op`'s method (one of
+/// its arguments by caller name, `signal`, or `fields` when the result has fields), naming
+/// it: a misspelt option (`countr`) must not be silently skipped.
+fn refuse_unknown_options(op: &Operation, o: &JsValue) -> Result<(), Error> {
+    let keys = keys(o, "options", 64)?;
+    for i in 0..keys.length() {
+        let name = keys.get(i).as_string().unwrap_or_default();
+        let known = name == "signal"
+            || (name == "fields" && !op.fields.is_empty())
+            || op.arg(&name).is_some();
+        if !known {
+            return Err(invalid(&name, " is not an option of this method"));
+        }
+    }
+    Ok(())
+}
+
 /// The options object of a query that takes its arguments there (`orderHistory`:
 /// `{ page, perPage?, filter?, fields?, signal? }`): each argument under its caller name, by
-/// its check (a page number is required), then `fields` and `signal`.
+/// its check (a page number is required), then `fields` and `signal`. Any other key is
+/// refused, naming it, as for mutations.
 fn query_values(op: &Operation, value: &JsValue) -> Result<(Vec<Value>, FieldOptions), Error> {
     let o = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
+    refuse_unknown_options(op, &o)?;
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
         values.push(match a.check {
@@ -615,16 +634,7 @@ pub fn mutation_values(
     let Some(o) = options_object(value, "options")? else {
         return Err(invalid("options", " is required"));
     };
-    let keys = keys(&o, "options", 64)?;
-    for i in 0..keys.length() {
-        let name = keys.get(i).as_string().unwrap_or_default();
-        let known = name == "signal"
-            || (name == "fields" && !op.fields.is_empty())
-            || op.arg(&name).is_some();
-        if !known {
-            return Err(invalid(&name, " is not an option of this method"));
-        }
-    }
+    refuse_unknown_options(op, &o)?;
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
         values.push(match a.check {

@@ -186,6 +186,8 @@ describe("orderHistory", () => {
       [{ page: 1, filter: { status: "not valid!" } }, "filter.status"],
       [{ page: 1, filter: { orderId: "" } }, "filter.orderId"],
       [{ page: 1, filter: { paymentMethod: "" } }, "filter.paymentMethod"],
+      // A misspelt option is refused, never silently skipped.
+      [{ page: 1, perpage: 5 }, "perpage"], [{ page: 1, filters: { status: "pending" } }, "filters"],
     ];
     for (const [args, field] of cases) {
       const e = await expectCode(assert, SettlementError, () => c.orderHistory(args), "invalid_input");

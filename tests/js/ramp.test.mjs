@@ -150,6 +150,8 @@ describe("the direct ramp (secret key, server entry)", () => {
       ["rampQuote", { ...q, paymentMethodType: "" }, "paymentMethodType"],
       ["rampQuote", { ...q, country: "KEN" }, "country"],
       ["rampQuote", { ...q, fields: ["id", "bad name"] }, "fields"],
+      ["rampQuote", { ...q, countr: "KE" }, "countr"],
+      ["refreshRampQuote", { rampQuote: "rq_1", amonut: "2.00" }, "amonut"],
       ["refreshRampQuote", { rampQuote: "" }, "rampQuote"],
       ["refreshRampQuote", { rampQuote: "rq_1", amount: "-1" }, "amount"],
       ["createCustomer", { ...customerOptions, email: "wanjiru" }, "email"],
