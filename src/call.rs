@@ -357,6 +357,7 @@ pub async fn run<T: Transport>(
 mod tests {
     use super::*;
     use crate::operations::{Kind, ACCEPT_WITHDRAWAL, ALL, PROFILE};
+    use crate::testing::sample;
 
     fn config() -> Config {
         let options = ClientOptions {
@@ -367,45 +368,8 @@ mod tests {
         Config::new(&options, "/unused").unwrap()
     }
 
-    /// A valid value for `arg`.
-    fn value(arg: &crate::operations::Arg) -> Value {
-        use crate::operations::Check;
-        match arg.check {
-            Check::Page | Check::PerPage => Value::Int(2),
-            Check::Filter => Value::Null,
-            Check::CountryCode => Value::Str("NG".into()),
-            Check::Decimal | Check::OptDecimal => Value::Str("1.5".into()),
-            Check::OptHttpsUrl => Value::Str("https://receipts.example/1".into()),
-            Check::TransactionHash => Value::Str(format!("0x{}", "ab".repeat(32))),
-            Check::Email => Value::Str("ada@example.com".into()),
-            Check::PaymentType => Value::Str("deposit".into()),
-            Check::OptCurrency => Value::Str("NGN".into()),
-            Check::OptHttpUrl => Value::Str("https://shop.example/done".into()),
-            Check::OptJsonObject => Value::Json(serde_json::json!({ "order": 42 })),
-            Check::Currency => Value::Str("KES".into()),
-            Check::OptPaymentType => Value::Str("withdrawal".into()),
-            Check::OptCountryCode => Value::Str("KE".into()),
-            Check::OptPhoneNumber => Value::Str("+254712345678".into()),
-            Check::OptOwnership => Value::Str("business".into()),
-            Check::FieldInputs => Value::FieldInputs(vec![crate::types::PaymentMethodFieldInput {
-                identifier: "phone_number".into(),
-                value: "+254712345678".into(),
-            }]),
-            _ => Value::Str("a1".into()),
-        }
-    }
-
     fn call(op: &Operation) -> PreparedCall {
-        use crate::operations::Rule;
-        let values = op
-            .args
-            .iter()
-            .map(|arg| match op.rule {
-                // Exactly one of two: the first.
-                Rule::ExactlyOne(_, second, _) if arg.caller == second => Value::Null,
-                _ => value(arg),
-            })
-            .collect();
+        let values = op.args.iter().map(|arg| sample(op, arg)).collect();
         prepare(op.endpoint, op, values, FieldOptions::default()).unwrap()
     }
 

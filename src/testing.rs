@@ -1,10 +1,12 @@
-//! Test support: a recording fake transport with scripted replies and virtual sleeps.
+//! Test support: a recording fake transport with scripted replies and virtual sleeps, and a
+//! valid sample value for every argument of every operation.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
-use crate::operations::{Kind, Operation, ALL};
+use crate::operations::{Arg, Check, Kind, Operation, Rule, Value, ALL};
 use crate::transport::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
+use crate::types::OrderHistoryFilter;
 
 /// One scripted outcome of a send.
 pub enum Reply {
@@ -190,4 +192,46 @@ pub fn mutations() -> Vec<&'static Operation> {
         .copied()
         .filter(|op| op.kind == Kind::Mutation)
         .collect()
+}
+
+/// A value the client's checks accept for `arg` of `op` (an optional one of an
+/// exactly-one pair only when it is the first). Every [`Check`] has its arm, with no
+/// fallback: a new check does not compile here until it has a sample.
+pub fn sample(op: &Operation, arg: &Arg) -> Value {
+    let second_of_pair = matches!(op.rule, Rule::ExactlyOne(_, b, _) if b == arg.caller);
+    match arg.check {
+        Check::Symbol => Value::Str("BTC".into()),
+        Check::CountryId => Value::Str("ng".into()),
+        Check::CountryCode => Value::Str("NG".into()),
+        Check::Reference => Value::Str("ref-1".into()),
+        Check::Page => Value::Int(1),
+        Check::PerPage => Value::Int(10),
+        Check::Filter => Value::Filter(OrderHistoryFilter {
+            status: Some("completed".into()),
+            date_from: Some("2024-01-01".into()),
+            ..OrderHistoryFilter::default()
+        }),
+        Check::Id => Value::Str("order-1".into()),
+        Check::OptId if second_of_pair => Value::Null,
+        Check::OptId => Value::Str("pm-1".into()),
+        Check::Decimal | Check::OptDecimal => Value::Str("12.5".into()),
+        Check::OptHttpsUrl => Value::Str("https://example.com/r.png".into()),
+        Check::TransactionHash => Value::Str(format!("0x{}", "ab".repeat(32))),
+        Check::Email => Value::Str("ada@example.com".into()),
+        Check::Name => Value::Str("Ada".into()),
+        Check::PaymentType => Value::Str("deposit".into()),
+        Check::OptCurrency => Value::Str("NGN".into()),
+        Check::OptHttpUrl => Value::Str("https://example.com/done".into()),
+        Check::OptJsonObject => Value::Json(serde_json::json!({ "order": "42" })),
+        Check::Currency => Value::Str("NGN".into()),
+        Check::OptPaymentType => Value::Str("withdrawal".into()),
+        Check::OptCountryCode => Value::Str("NG".into()),
+        Check::OptReference => Value::Str("order-42".into()),
+        Check::OptPhoneNumber => Value::Str("+254712345678".into()),
+        Check::OptOwnership => Value::Str("personal".into()),
+        Check::FieldInputs => Value::FieldInputs(vec![crate::types::PaymentMethodFieldInput {
+            identifier: "accountNumber".into(),
+            value: "0123456789".into(),
+        }]),
+    }
 }

@@ -33,9 +33,18 @@ fn core(endpoint: &str) -> Core {
     Core::new(endpoint, options.into()).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
-/// A valid JavaScript value for `arg`.
+/// A valid JavaScript value for `arg`. Every [`Check`] has its arm, with no fallback: a new
+/// check does not compile here until it has a value.
 fn value(arg: &Arg) -> JsValue {
     match arg.check {
+        Check::Symbol => "USDC".into(),
+        Check::CountryId => "ng".into(),
+        Check::Reference => "ref-1".into(),
+        Check::Id | Check::OptId => "a1".into(),
+        #[cfg(feature = "server")]
+        Check::Name => "Ada".into(),
+        #[cfg(feature = "server")]
+        Check::OptReference => "order-42".into(),
         Check::Page | Check::PerPage => JsValue::from(2),
         Check::Filter => Object::new().into(),
         Check::CountryCode => "NG".into(),
@@ -69,7 +78,6 @@ fn value(arg: &Arg) -> JsValue {
             set(&pair, "value", &"0123456789".into());
             js_sys::Array::of1(&pair).into()
         }
-        _ => "a1".into(),
     }
 }
 

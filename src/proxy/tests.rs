@@ -1,6 +1,7 @@
 use super::*;
 use crate::call::PreparedCall;
-use crate::operations::{Rule, ALL};
+use crate::operations::ALL;
+use crate::testing::sample;
 
 /// The bypass corpus the JS layer also sends through a real server.
 const CORPUS: &str = include_str!("../../tests/proxy/bypass.json");
@@ -15,47 +16,6 @@ fn endpoint_name(op: &Operation) -> &'static str {
     match op.endpoint {
         Endpoint::Bot => "bot",
         Endpoint::Merchant => "merchant",
-    }
-}
-
-/// A value the client's checks accept for `arg` of `op` (an optional one of an
-/// exactly-one pair only when it is the first).
-fn sample(op: &Operation, arg: &operations::Arg) -> Value {
-    let second_of_pair = matches!(op.rule, Rule::ExactlyOne(_, b, _) if b == arg.caller);
-    match arg.check {
-        Check::Symbol => Value::Str("BTC".into()),
-        Check::CountryId => Value::Str("ng".into()),
-        Check::CountryCode => Value::Str("NG".into()),
-        Check::Reference => Value::Str("ref-1".into()),
-        Check::Page => Value::Int(1),
-        Check::PerPage => Value::Int(10),
-        Check::Filter => Value::Filter(OrderHistoryFilter {
-            status: Some("completed".into()),
-            date_from: Some("2024-01-01".into()),
-            ..OrderHistoryFilter::default()
-        }),
-        Check::Id => Value::Str("order-1".into()),
-        Check::OptId if second_of_pair => Value::Null,
-        Check::OptId => Value::Str("pm-1".into()),
-        Check::Decimal | Check::OptDecimal => Value::Str("12.5".into()),
-        Check::OptHttpsUrl => Value::Str("https://example.com/r.png".into()),
-        Check::TransactionHash => Value::Str(format!("0x{}", "ab".repeat(32))),
-        Check::Email => Value::Str("ada@example.com".into()),
-        Check::Name => Value::Str("Ada".into()),
-        Check::PaymentType => Value::Str("deposit".into()),
-        Check::OptCurrency => Value::Str("NGN".into()),
-        Check::OptHttpUrl => Value::Str("https://example.com/done".into()),
-        Check::OptJsonObject => Value::Json(serde_json::json!({ "order": "42" })),
-        Check::Currency => Value::Str("NGN".into()),
-        Check::OptPaymentType => Value::Str("withdrawal".into()),
-        Check::OptCountryCode => Value::Str("NG".into()),
-        Check::OptReference => Value::Str("order-42".into()),
-        Check::OptPhoneNumber => Value::Str("+254712345678".into()),
-        Check::OptOwnership => Value::Str("personal".into()),
-        Check::FieldInputs => Value::FieldInputs(vec![crate::types::PaymentMethodFieldInput {
-            identifier: "accountNumber".into(),
-            value: "0123456789".into(),
-        }]),
     }
 }
 
