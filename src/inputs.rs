@@ -477,8 +477,8 @@ pub const MAX_FIELD_INPUTS: usize = 32;
 
 /// The values of a payment method type's fields: 1 to [`MAX_FIELD_INPUTS`] pairs, each
 /// `identifier` (the `identifier` of one of the type's fields) not blank and at most
-/// [`MAX_FIELD_NAME`] characters, each `value` not blank, no identifier twice. Identifiers are sent trimmed, values as given. A
-/// refusal names the pair, e.g. `fieldValues[1].value`.
+/// [`MAX_FIELD_NAME`] characters, each `value` not blank, no identifier twice. Identifiers
+/// are sent trimmed, values as given. A refusal names the pair, e.g. `fieldValues[1].value`.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub fn field_inputs(
     field: &str,

@@ -491,33 +491,24 @@ impl DirectRamp {
             .clone();
         let country = self.customer(quote.customer.as_str())?.country.clone();
         let method = country_method(countries, &country, &quote.payment_method_type)?;
-        let needs = |identifier: &str| method.fields.iter().any(|f| f.identifier == identifier);
-        if needs("phone_number")
-            && d.phone_number
-                .as_deref()
-                .is_none_or(|p| p.trim().is_empty())
-        {
-            return Err(error(
-                BAD_USER_INPUT,
-                format!(
-                    "Argument 'phoneNumber' is required for {}",
+        // The argument that carries the type's field `identifier`, when the type has it.
+        let required = |identifier: &str, argument: &str, value: Option<&str>| {
+            let needed = method.fields.iter().any(|f| f.identifier == identifier);
+            if needed && value.is_none_or(|v| v.trim().is_empty()) {
+                let m = format!(
+                    "Argument '{argument}' is required for {}",
                     method.identifier
-                ),
-            ));
-        }
-        if needs("account_number")
-            && d.bank_account_number
-                .as_deref()
-                .is_none_or(|a| a.trim().is_empty())
-        {
-            return Err(error(
-                BAD_USER_INPUT,
-                format!(
-                    "Argument 'bankAccountNumber' is required for {}",
-                    method.identifier
-                ),
-            ));
-        }
+                );
+                return Err(error(BAD_USER_INPUT, m));
+            }
+            Ok(())
+        };
+        required("phone_number", "phoneNumber", d.phone_number.as_deref())?;
+        required(
+            "account_number",
+            "bankAccountNumber",
+            d.bank_account_number.as_deref(),
+        )?;
         let n = self.take_number();
         let id = ID::from(format!("rpr_{n:04}"));
         let details = json!({
