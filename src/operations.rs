@@ -16,7 +16,7 @@
 //!     "query MarketRate($countryCode: String!) { marketRate(countryCode: $countryCode) { \
 //! depositRate withdrawalRate } }"
 //! );
-//! let vars = op.variables(vec![Value::Str("ng".into())]).unwrap();
+//! let vars = op.variables([("countryCode", Value::Str("ng".into()))]).unwrap();
 //! assert_eq!(vars[0], ("countryCode", Value::Str("NG".into())));
 //! ```
 
@@ -164,8 +164,12 @@ pub struct Operation {
     pub endpoint: Endpoint,
     /// Query or mutation.
     pub kind: Kind,
-    /// The root field, e.g. `"marketRate"`.
+    /// The field that takes the arguments, e.g. `"marketRate"`: the root field, or the field
+    /// under [`Operation::parent`].
     pub field: &'static str,
+    /// The root field `field` sits under, when it is not itself a root field (`account` for
+    /// `account { merchantCustomers(after: $after) { … } }`).
+    pub parent: Option<&'static str>,
     /// The arguments, in the order values are passed.
     pub args: &'static [Arg],
     /// The default selection of the caller-selectable part.
@@ -183,8 +187,15 @@ pub struct Operation {
     pub method: &'static str,
     /// The result's TypeScript type, as the `.d.ts` declares the method's promise
     /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
-    /// `Vec` or an `Option` likewise).
+    /// `Vec` or an `Option` likewise). The npm shell's method signatures are generated from
+    /// it (`pkg-template/src/operations.ts`, `MethodSignatures`), and `tsc` holds each
+    /// method to its signature.
     pub result: &'static str,
+    /// The TypeScript type of the method's options parameter, derived from the Rust options
+    /// type (`OrderHistoryOptions` is `OrderHistoryArgs`'s declaration). Required in the
+    /// signature when an argument is required or a [`Rule`] applies (and the arguments are
+    /// options, not the first parameter); optional otherwise.
+    pub options: &'static str,
     /// A rule over several arguments ([`Rule::None`] for most).
     pub rule: Rule,
     /// Needs the merchant's secret key: declared only where a secret key may be used, the
@@ -223,6 +234,10 @@ pub enum Value {
 /// Checked variables, by GraphQL name; unset optional arguments are left out.
 pub type Variables = Vec<(&'static str, Value)>;
 
+/// Argument values by the names callers know them ([`Arg::caller`], e.g. `firstName`): what
+/// [`Operation::variables`] takes. An argument left out is unset ([`Value::Null`]).
+pub type Arguments = Vec<(&'static str, Value)>;
+
 impl Operation {
     /// Whether it may be retried (queries only).
     pub fn retryable(&self) -> bool {
@@ -235,7 +250,9 @@ impl Operation {
     /// mutation's field is nullable only so that a refusal nulls it (next to its error): a
     /// `null` without an error is no answer, so a mutation's object is required.
     pub fn expect(&self) -> Expect {
-        if self.fields_under.is_some() {
+        if let Some(parent) = self.parent {
+            Expect::Connection(parent, self.field)
+        } else if self.fields_under.is_some() {
             Expect::Page(self.field)
         } else if self.returns.starts_with('[') {
             Expect::List(self.field)
@@ -271,6 +288,10 @@ impl Operation {
             s.push(')');
         }
         s.push_str(" { ");
+        if let Some(parent) = self.parent {
+            s.push_str(parent);
+            s.push_str(" { ");
+        }
         s.push_str(self.field);
         for (i, a) in self.args.iter().enumerate() {
             s.push_str(if i == 0 { "(" } else { ", " });
@@ -296,18 +317,35 @@ impl Operation {
         } else {
             s.push_str(selection);
         }
-        s.push_str(" } }");
+        s.push_str(if self.parent.is_some() { " } } }" } else { " } }" });
         s
     }
 
-    /// Checks `values` (one per argument, in declaration order; [`Value::Null`] for an unset
-    /// optional one) and returns the variables to send. A bad value is `invalid_input`
-    /// naming the argument as callers know it.
-    pub fn variables(&self, values: Vec<Value>) -> Result<Variables, Error> {
-        if values.len() != self.args.len() {
-            let m = format!("{} takes {} argument(s)", self.field, self.args.len());
-            return Err(Error::invalid("arguments", m));
+    /// Checks `values`, each under the name callers know its argument by ([`Arg::caller`]:
+    /// `firstName`, `fieldValues`; an argument left out or [`Value::Null`] is unset), and
+    /// returns the variables to send. A name that is not an argument, or given twice, is
+    /// refused naming it; a bad value is `invalid_input` naming the argument.
+    ///
+    /// Every caller passes its values by name — the Rust methods, the npm binding's option
+    /// reader and the server proxy — so no value can land in another argument's place.
+    pub fn variables<'a>(
+        &self,
+        values: impl IntoIterator<Item = (&'a str, Value)>,
+    ) -> Result<Variables, Error> {
+        let mut by_arg: Vec<Value> = self.args.iter().map(|_| Value::Null).collect();
+        let mut seen = vec![false; self.args.len()];
+        for (name, value) in values {
+            let Some(i) = self.args.iter().position(|a| a.caller == name) else {
+                let m = format!("{name} is not an argument of {}", self.field);
+                return Err(Error::invalid(name, m));
+            };
+            if std::mem::replace(&mut seen[i], true) {
+                let m = format!("{name} is given twice");
+                return Err(Error::invalid(name, m));
+            }
+            by_arg[i] = value;
         }
+        let values = by_arg;
         let mut out = Vec::with_capacity(values.len());
         for (arg, value) in self.args.iter().zip(values) {
             if let Some(v) = check(arg, value)? {
@@ -460,6 +498,7 @@ const BASE: Operation = Operation {
     endpoint: Endpoint::Bot,
     kind: Kind::Query,
     field: "",
+    parent: None,
     args: &[],
     fields: "",
     fields_under: None,
@@ -467,6 +506,7 @@ const BASE: Operation = Operation {
     returns: "",
     method: "",
     result: "",
+    options: "",
     rule: Rule::None,
     secret_key: false,
 };
@@ -498,6 +538,7 @@ pub const PROFILE: Operation = Operation {
     returns: "AgentProfile!",
     fields: PROFILE_FIELDS,
     method: "profile",
+    options: "ProfileOptions",
     result: "AgentProfile",
     ..BASE
 };
@@ -517,6 +558,7 @@ pub const ORDER_HISTORY: Operation = Operation {
     fields_under: Some("data"),
     fixed: "pagination { page perPage total }",
     method: "orderHistory",
+    options: "OrderHistoryOptions",
     result: "OrderHistoryPage",
     ..BASE
 };
@@ -529,6 +571,7 @@ pub const WITHDRAWAL_INFO: Operation = Operation {
     returns: "WithdrawalInfo",
     fields: WITHDRAWAL_FIELDS,
     method: "withdrawalInfo",
+    options: "WithdrawalInfoOptions",
     result: "WithdrawalInfo | null",
     ..BASE
 };
@@ -541,6 +584,7 @@ pub const ACCOUNT: Operation = Operation {
     returns: "Account!",
     fields: "id accountBalance depositAddress",
     method: "account",
+    options: "MerchantCallOptions",
     result: "Account",
     ..BASE
 };
@@ -553,6 +597,7 @@ pub const AVAILABLE_COUNTRIES: Operation = Operation {
     returns: "[Country!]!",
     fields: "id name code currency { isoCode name }",
     method: "availableCountries",
+    options: "MerchantCallOptions",
     result: "Country[]",
     ..BASE
 };
@@ -567,6 +612,7 @@ pub const PAYMENT_METHOD_TYPES: Operation = Operation {
     returns: "[PaymentMethodType!]!",
     fields: "id identifier label fields { label identifier required }",
     method: "paymentMethodTypes",
+    options: "MerchantCallOptions",
     result: "PaymentMethodType[]",
     ..BASE
 };
@@ -585,6 +631,7 @@ pub const MARKET_RATE: Operation = Operation {
     returns: "MarketRate",
     fields: "depositRate withdrawalRate",
     method: "marketRate",
+    options: "MerchantCallOptions",
     result: "MarketRate | null",
     ..BASE
 };
@@ -598,6 +645,7 @@ pub const RAMP_LIMITS: Operation = Operation {
     fields: "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd \
 dailyLimitUsd",
     method: "rampLimits",
+    options: "MerchantCallOptions",
     result: "RampLimits",
     ..BASE
 };
@@ -610,6 +658,7 @@ pub const RAMPABLE_ASSETS: Operation = Operation {
     returns: "[RampableAsset!]!",
     fields: "name symbol networks contractAddress",
     method: "rampableAssets",
+    options: "MerchantCallOptions",
     result: "RampableAsset[]",
     ..BASE
 };
@@ -623,6 +672,7 @@ pub const MERCHANT_PAYMENT_REQUEST: Operation = Operation {
     returns: "MerchantPaymentRequest",
     fields: "id paymentType hostedLink amount currency reference status",
     method: "paymentRequest",
+    options: "MerchantCallOptions",
     result: "PaymentRequest | null",
     ..BASE
 };
@@ -644,6 +694,7 @@ pub const ACCEPT_WITHDRAWAL: Operation = Operation {
     field: "acceptWithdrawal",
     args: P2P_PAYMENT,
     method: "acceptWithdrawal",
+    options: "RequestOptions",
     ..BOT_MUTATION
 };
 
@@ -653,6 +704,7 @@ pub const CANCEL_WITHDRAWAL: Operation = Operation {
     field: "cancelWithdrawal",
     args: P2P_PAYMENT,
     method: "cancelWithdrawal",
+    options: "RequestOptions",
     ..BOT_MUTATION
 };
 
@@ -662,6 +714,7 @@ pub const MARK_DEPOSIT_AS_RECEIVED: Operation = Operation {
     field: "markDepositAsReceived",
     args: P2P_PAYMENT,
     method: "markDepositAsReceived",
+    options: "RequestOptions",
     ..BOT_MUTATION
 };
 
@@ -676,6 +729,7 @@ pub const MARK_WITHDRAWAL_AS_PAID: Operation = Operation {
         arg("receipt", "String", "receipt", Check::OptHttpsUrl),
     ],
     method: "markWithdrawalAsPaid",
+    options: "MarkWithdrawalAsPaidOptions",
     ..BOT_MUTATION
 };
 
@@ -691,6 +745,7 @@ pub const UPDATE_RATES: Operation = Operation {
         arg("withdrawalMargin", "Decimal", "withdrawalMargin", Check::OptDecimal),
     ],
     method: "updateRates",
+    options: "UpdateRatesOptions",
     rule: Rule::AtLeastOne(
         "rates",
         "rates must have at least one of depositRate, depositMargin, withdrawalRate, withdrawalMargin",
@@ -716,6 +771,7 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = Operation {
     returns: "P2PPaymentMethod",
     fields: PAYMENT_METHOD_FIELDS,
     method: "updatePaymentMethodLiquidity",
+    options: "UpdatePaymentMethodLiquidityOptions",
     result: "P2PPaymentMethod",
     rule: Rule::ExactlyOne(
         "paymentMethod",
@@ -743,6 +799,7 @@ pub const CONFIRM_TRANSACTION: Operation = Operation {
         ),
     ],
     method: "confirmTransaction",
+    options: "ConfirmTransactionOptions",
     ..BOT_MUTATION
 };
 
@@ -783,6 +840,7 @@ pub const INITIATE_HOSTED_PAYMENT: Operation = Operation {
     returns: "MerchantPaymentRequest",
     fields: "id hostedLink status",
     method: "initiateHostedPayment",
+    options: "InitiateHostedPaymentOptions",
     result: "PaymentRequest",
     secret_key: true,
     ..BASE
@@ -797,6 +855,7 @@ pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
     field: "cancelHostedPayment",
     args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
     method: "cancelHostedPayment",
+    options: "RequestOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -819,6 +878,7 @@ pub const WITHDRAW_ONCHAIN: Operation = Operation {
     returns: "OnchainWithdrawal",
     fields: "id status",
     method: "withdrawOnchain",
+    options: "WithdrawOnchainOptions",
     result: "OnchainWithdrawal",
     secret_key: true,
     ..BASE
@@ -867,6 +927,7 @@ pub const RAMP_QUOTE: Operation = Operation {
     returns: "RampQuote!",
     fields: RAMP_QUOTE_FIELDS,
     method: "rampQuote",
+    options: "RampQuoteOptions",
     result: "RampQuote",
     secret_key: true,
     ..BASE
@@ -887,6 +948,7 @@ pub const REFRESH_RAMP_QUOTE: Operation = Operation {
     returns: "RampQuote!",
     fields: "id exchangeRate paymentType expiresAt",
     method: "refreshRampQuote",
+    options: "RefreshRampQuoteOptions",
     result: "RampQuote",
     secret_key: true,
     ..BASE
@@ -911,6 +973,7 @@ pub const CREATE_CUSTOMER: Operation = Operation {
     returns: "Customer",
     fields: "id email firstName lastName country",
     method: "createCustomer",
+    options: "CreateCustomerOptions",
     result: "Customer",
     secret_key: true,
     ..BASE
@@ -951,6 +1014,7 @@ pub const ADD_PAYMENT_METHOD: Operation = Operation {
     returns: "CustomerPaymentMethod",
     fields: "id paymentMethodType displayValue ownership",
     method: "addPaymentMethod",
+    options: "AddPaymentMethodOptions",
     result: "CustomerPaymentMethod",
     secret_key: true,
     ..BASE
@@ -992,6 +1056,7 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
     returns: "QuotePaymentRequest",
     fields: QUOTE_PAYMENT_FIELDS,
     method: "initiateRampQuoteDeposit",
+    options: "InitiateRampQuoteDepositOptions",
     result: "QuotePaymentRequest",
     secret_key: true,
     ..BASE
@@ -1015,6 +1080,7 @@ pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
     returns: "QuotePaymentRequest",
     fields: QUOTE_PAYMENT_FIELDS,
     method: "initiateRampQuoteWithdrawal",
+    options: "InitiateRampQuoteWithdrawalOptions",
     result: "QuotePaymentRequest",
     secret_key: true,
     ..BASE
@@ -1033,6 +1099,7 @@ pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
         arg("receipt", "String", "receipt", Check::OptHttpsUrl),
     ],
     method: "markDepositAsPaid",
+    options: "MarkDepositAsPaidOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -1047,6 +1114,7 @@ pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
     field: "markWithdrawalAsReceived",
     args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
     method: "markWithdrawalAsReceived",
+    options: "RequestOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -1060,8 +1128,111 @@ pub const CANCEL_DEPOSIT: Operation = Operation {
     field: "cancelDeposit",
     args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
     method: "cancelDeposit",
+    options: "RequestOptions",
     secret_key: true,
     ..BOT_MUTATION
+};
+
+/// The default `OnchainWithdrawal` selection of `onchainWithdrawal` *(observed)*.
+pub const ONCHAIN_WITHDRAWAL_FIELDS: &str =
+    "quantity symbol network address txhash txhashUrl fee status createdAt";
+
+/// `onchainWithdrawal(id: ID!): OnchainWithdrawal` (merchant query, secret key *(observed)*):
+/// a withdrawal made by [`WITHDRAW_ONCHAIN`], by its `id`, `pending` → `completed` or
+/// `failed`: how a `withdrawOnchain` whose answer was lost (`outcome_unknown`) is read back.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const ONCHAIN_WITHDRAWAL: Operation = Operation {
+    name: "OnchainWithdrawal",
+    endpoint: Endpoint::Merchant,
+    field: "onchainWithdrawal",
+    args: &[arg("id", "ID!", "id", Check::Id)],
+    returns: "OnchainWithdrawal",
+    fields: ONCHAIN_WITHDRAWAL_FIELDS,
+    method: "onchainWithdrawal",
+    options: "MerchantCallOptions",
+    result: "OnchainWithdrawal | null",
+    secret_key: true,
+    ..BASE
+};
+
+/// The default `Customer` selection of `merchantCustomer` and `merchantCustomers`
+/// *(observed)*.
+pub const MERCHANT_CUSTOMER_FIELDS: &str = "id email firstName lastName";
+
+/// `account { merchantCustomers(after: String): CustomerConnection }` (merchant
+/// query, secret key *(observed)*): one page of the merchant's customers, a cursor
+/// connection; the caller's `fields` select `Customer` fields under `nodes`. The next
+/// page starts `after` the previous page's `pageInfo.endCursor`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MERCHANT_CUSTOMERS: Operation = Operation {
+    name: "MerchantCustomers",
+    endpoint: Endpoint::Merchant,
+    field: "merchantCustomers",
+    parent: Some("account"),
+    args: &[arg("after", "String", "after", Check::OptReference)],
+    returns: "CustomerConnection",
+    fields: MERCHANT_CUSTOMER_FIELDS,
+    fields_under: Some("nodes"),
+    fixed: "pageInfo { endCursor hasNextPage }",
+    method: "merchantCustomers",
+    options: "MerchantCustomersOptions",
+    result: "MerchantCustomerPage",
+    secret_key: true,
+    ..BASE
+};
+
+/// `merchantCustomer(email: String!): Customer` (merchant query, secret key *(observed)*):
+/// the merchant's customer with this email address, or `null`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MERCHANT_CUSTOMER: Operation = Operation {
+    name: "MerchantCustomer",
+    endpoint: Endpoint::Merchant,
+    field: "merchantCustomer",
+    args: &[arg("email", "String!", "email", Check::Email)],
+    returns: "Customer",
+    fields: MERCHANT_CUSTOMER_FIELDS,
+    method: "merchantCustomer",
+    options: "MerchantCallOptions",
+    result: "MerchantCustomer | null",
+    secret_key: true,
+    ..BASE
+};
+
+/// `requestVirtualBankAccount(customer: ID!): VirtualBankAccount` (merchant mutation, secret
+/// key *(observed)*): a USD virtual bank account for a customer. **It charges a fee that is
+/// not refunded**: sent once, never retried; a lost answer is `outcome_unknown`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const REQUEST_VIRTUAL_BANK_ACCOUNT: Operation = Operation {
+    name: "RequestVirtualBankAccount",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "requestVirtualBankAccount",
+    args: &[arg("customer", "ID!", "customer", Check::Id)],
+    returns: "VirtualBankAccount",
+    fields: "id status",
+    method: "requestVirtualBankAccount",
+    options: "MerchantCallOptions",
+    result: "VirtualBankAccount",
+    secret_key: true,
+    ..BASE
+};
+
+/// `virtualBankAccount(id: ID!): VirtualBankAccount` (merchant query, secret key
+/// *(observed)*): a virtual bank account by its `id`, or `null`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const VIRTUAL_BANK_ACCOUNT: Operation = Operation {
+    name: "VirtualBankAccount",
+    endpoint: Endpoint::Merchant,
+    field: "virtualBankAccount",
+    args: &[arg("id", "ID!", "id", Check::Id)],
+    returns: "VirtualBankAccount",
+    fields: "id accountName accountNumber bankName city country line1 postalCode state \
+routingNumber status createdAt",
+    method: "virtualBankAccount",
+    options: "MerchantCallOptions",
+    result: "VirtualBankAccount | null",
+    secret_key: true,
+    ..BASE
 };
 
 /// Every built-in operation: the bot's, then the merchant's. The secret-key operations
@@ -1112,6 +1283,16 @@ pub static ALL: &[&Operation] = &[
     &MARK_WITHDRAWAL_AS_RECEIVED,
     #[cfg(any(feature = "server", not(feature = "npm")))]
     &CANCEL_DEPOSIT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &ONCHAIN_WITHDRAWAL,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &MERCHANT_CUSTOMERS,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &MERCHANT_CUSTOMER,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &REQUEST_VIRTUAL_BANK_ACCOUNT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &VIRTUAL_BANK_ACCOUNT,
 ];
 
 /// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).

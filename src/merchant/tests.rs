@@ -240,12 +240,32 @@ fn operations_of_the_other_endpoint_are_refused() {
         (e.code, e.field.as_deref()),
         (Code::InvalidInput, Some("operation"))
     );
-    // A wrong number of values is refused too, naming the arguments.
+    // A missing value is refused naming its argument; a value under another name, naming
+    // that name.
     let e = c
         .prepare(&MARKET_RATE, vec![], FieldOptions::default())
         .err()
         .unwrap();
-    assert_eq!(e.field.as_deref(), Some("arguments"));
+    assert_eq!(e.field.as_deref(), Some("countryCode"));
+    let e = c
+        .prepare(
+            &MARKET_RATE,
+            vec![("country", crate::operations::Value::Str("NG".into()))],
+            FieldOptions::default(),
+        )
+        .err()
+        .unwrap();
+    assert_eq!(e.field.as_deref(), Some("country"));
+    assert!(e.message.contains("not an argument of marketRate"), "{}", e.message);
+    let twice = vec![
+        ("countryCode", crate::operations::Value::Str("NG".into())),
+        ("countryCode", crate::operations::Value::Str("KE".into())),
+    ];
+    let e = c
+        .prepare(&MARKET_RATE, twice, FieldOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!(e.field.as_deref(), Some("countryCode"));
     assert_eq!(c.transport().sent(), 0);
 }
 

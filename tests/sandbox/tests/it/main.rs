@@ -5,6 +5,7 @@
 mod auth;
 mod bot;
 mod cli_binary;
+mod customers;
 mod cors_static;
 mod direct_ramp;
 mod faults;
