@@ -202,8 +202,8 @@ pub struct ConfirmUntilSettledArgs {
 /// a customer. Sent once, never retried. `reference` is your idempotency key: after
 /// `outcome_unknown`, read the payment back with `paymentRequest(reference)` instead of
 /// creating a second one. Refused before sending (`invalid_input`, naming the option): an
-/// `amount` that is not non-negative decimal text, a `currency` that is not 3 letters, a
-/// `countryCode` that is not 2 letters, an `email` not shaped as one, a `paymentType` other
+/// `amount` that is not non-negative decimal text, a `currency` other than `usd` /
+/// `local_currency`, a `countryCode` that is not 2 letters, an `email` not shaped as one, a `paymentType` other
 /// than `deposit` / `withdrawal`, a blank `reference`, `firstName` or `lastName`, a
 /// `redirectUrl` that is not absolute http(s), a `metadata` that is not a plain object.
 #[derive(Clone, Default)]
@@ -213,8 +213,12 @@ pub struct ConfirmUntilSettledArgs {
 pub struct InitiateHostedPaymentArgs {
     /// The amount, decimal text such as `"25000.00"` (never a float).
     pub amount: String,
-    /// ISO 4217 code of the amount's currency (sent upper-case).
-    #[cfg_attr(feature = "typescript", tsify(optional))]
+    /// The currency `amount` is in: `"usd"` (the service's default) or `"local_currency"` (the
+    /// service's enum `P2PPaymentCurrency`; sent exactly as given).
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "\"usd\" | \"local_currency\"")
+    )]
     pub currency: Option<String>,
     /// ISO 3166-1 alpha-2 code of the customer's country (sent upper-case).
     pub country_code: String,
@@ -290,11 +294,11 @@ pub struct PaymentMethodFieldInput {
 }
 
 /// Options of `rampQuote()` (secret key, on a server): the rate `customer` gets for `amount` of
-/// `currency`, by `paymentMethodType`, valid until the quote expires. A read: retried like
-/// every query. Refused before sending (`invalid_input`, naming the option): a blank `customer`
-/// or `paymentMethodType`, an `amount` that is not non-negative decimal text, a `currency` that
-/// is not 3 letters, a `paymentType` other than `deposit` / `withdrawal`, a `country` that is
-/// not 2 letters.
+/// `currency`, by `paymentMethodType`, valid 30 to 180 seconds. A read: retried like every
+/// query. Refused before sending (`invalid_input`, naming the option): a blank `customer` or
+/// `paymentMethodType`, an `amount` that is not non-negative decimal text, a `currency` other
+/// than `usd` / `local_currency`, a `paymentType` other than `deposit` / `withdrawal`, a
+/// `country` that is not 2 letters.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -304,7 +308,12 @@ pub struct RampQuoteArgs {
     pub customer: String,
     /// The amount, decimal text such as `"25000.00"`, in `currency`.
     pub amount: String,
-    /// ISO 4217 code of the amount's currency (sent upper-case).
+    /// The currency `amount` is in: `"usd"` or `"local_currency"` (the service's enum
+    /// `P2PPaymentCurrency`; sent exactly as given).
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "\"usd\" | \"local_currency\"")
+    )]
     pub currency: String,
     /// `"deposit"` (the service's default) or `"withdrawal"`.
     #[cfg_attr(
@@ -325,8 +334,8 @@ pub struct RampQuoteArgs {
     pub signal: Option<Signal>,
 }
 
-/// Options of `refreshRampQuote()` (secret key): the same quote with a fresh rate and
-/// expiry. A read: retried like every query. Refused before sending: a blank `rampQuote`, an
+/// Options of `refreshRampQuote()` (secret key): the same quote at a fresh rate, valid
+/// again. A read: retried like every query. Refused before sending: a blank `rampQuote`, an
 /// `amount` that is not non-negative decimal text.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
@@ -338,7 +347,7 @@ pub struct RefreshRampQuoteArgs {
     /// A new amount (decimal text) in the quote's currency; the quote's own when absent.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub amount: Option<String>,
-    /// `RampQuote` fields to select instead of `id exchangeRate paymentType expiresAt`.
+    /// `RampQuote` fields to select instead of `id exchangeRate paymentType`.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call at once (code `aborted`).
@@ -362,7 +371,8 @@ pub struct CreateCustomerArgs {
     pub last_name: String,
     /// The customer's country: a `Country.id` from `availableCountries()` (trimmed).
     pub country: String,
-    /// `Customer` fields to select instead of `id email firstName lastName country`.
+    /// `Customer` fields to select instead of `id email firstName lastName country { id
+    /// name code }`.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -373,7 +383,8 @@ pub struct CreateCustomerArgs {
 /// Options of `addPaymentMethod()` (secret key): a customer's bank account or mobile-money
 /// wallet. Sent once, never retried. Refused before sending: a blank `customer` or
 /// `paymentMethodType`, a `fieldValues` that is not 1 to 32 `{ identifier, value }` with
-/// neither blank (nor an identifier twice), an `ownership` other than `personal` / `business`.
+/// neither blank (nor an identifier twice), an `ownership` other than `first_party` /
+/// `third_party`.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -390,14 +401,14 @@ pub struct AddPaymentMethodArgs {
         tsify(type = "readonly PaymentMethodFieldInput[]")
     )]
     pub field_values: Vec<PaymentMethodFieldInput>,
-    /// `"personal"` or `"business"`.
+    /// Whose account it is: `"first_party"` (the customer's own) or `"third_party"`.
     #[cfg_attr(
         feature = "typescript",
-        tsify(optional, type = "\"personal\" | \"business\"")
+        tsify(optional, type = "\"first_party\" | \"third_party\"")
     )]
     pub ownership: Option<String>,
-    /// `CustomerPaymentMethod` fields to select instead of `id paymentMethodType displayValue
-    /// ownership`.
+    /// `CustomerPaymentMethod` fields to select instead of `id value fields { identifier
+    /// value }`.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -409,7 +420,8 @@ pub struct AddPaymentMethodArgs {
 /// once, never retried: after `outcome_unknown`, do not start another deposit on the same
 /// quote (the service refuses a used quote; get a new one). Refused before sending: a blank
 /// `rampQuote`, `reference` or `bankAccountNumber`, a `phoneNumber` that is not 7 to 15
-/// digits, an `onchainTransferInfo` that is not a plain object.
+/// digits, an `onchainTransferInfo` that is not `{ address, cryptocurrency, network }` with
+/// none blank.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -429,18 +441,30 @@ pub struct InitiateRampQuoteDepositArgs {
     /// The customer's bank account number (bank transfers; trimmed).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub bank_account_number: Option<String>,
-    /// Where the stablecoins go onchain, a plain object (e.g. `{ address, network }`).
-    #[cfg_attr(
-        feature = "typescript",
-        tsify(optional, type = "{ readonly [key: string]: unknown }")
-    )]
-    pub onchain_transfer_info: Option<Json>,
+    /// Where the stablecoins go onchain (the service's input `OnchainTransferInfo`).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub onchain_transfer_info: Option<OnchainTransferInfo>,
     /// `QuotePaymentRequest` fields to select instead of the default.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
+}
+
+/// Where an onchain deposit's crypto goes (the service's input `OnchainTransferInfo`), e.g.
+/// `{ address: "0x…", cryptocurrency: "usd_tether", network: "celo" }`. Each member is sent
+/// exactly as given (never re-cased) and must not be blank.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct OnchainTransferInfo {
+    /// The destination address, e.g. `"0x…"`.
+    pub address: String,
+    /// The coin, as the service names it, e.g. `"usd_tether"`.
+    pub cryptocurrency: String,
+    /// The network, as the service names it, e.g. `"celo"`.
+    pub network: String,
 }
 
 /// Options of `initiateRampQuoteWithdrawal()` (secret key): a withdrawal at a quote's rate to
@@ -470,8 +494,7 @@ pub struct InitiateRampQuoteWithdrawalArgs {
 }
 
 /// Options of `markDepositAsPaid()` (secret key): the customer paid the agent. Sent once,
-/// never retried. Refused before sending: a blank `paymentRequest`, a `receipt` that is not an
-/// absolute `https:` URL.
+/// never retried. Refused before sending: a blank `paymentRequest` or `receipt`.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -479,7 +502,7 @@ pub struct InitiateRampQuoteWithdrawalArgs {
 pub struct MarkDepositAsPaidArgs {
     /// The deposit's `id`.
     pub payment_request: String,
-    /// Where the payment's receipt can be read: an absolute `https:` URL.
+    /// The payment's receipt: a URL or a reference (any text, not blank; sent as given).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub receipt: Option<String>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -529,8 +552,7 @@ pub struct WatchOrdersArgs {
 
 /// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
-/// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an
-/// absolute `https:` URL.
+/// (`invalid_input`): an empty `p2pPayment`, `paymentMethod` or `receipt`.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -540,7 +562,7 @@ pub struct MarkWithdrawalAsPaidArgs {
     pub p2p_payment: String,
     /// The `id` of the payment method you paid from.
     pub payment_method: String,
-    /// Where the receipt is: an absolute `https:` URL.
+    /// The receipt: a URL or a reference (any text, not blank; sent as given).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub receipt: Option<String>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -620,10 +642,13 @@ pub struct AgentProfile {
     #[serde(default)]
     pub email: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub account_balance: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub escrow_balance: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub bonus_earnings: Option<String>,
     #[serde(default)]
     pub deposit_address: Option<String>,
@@ -634,35 +659,47 @@ pub struct AgentProfile {
     #[serde(default)]
     pub auto_update_withdrawal_rate: Option<bool>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub credit_line: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub used_credit_line: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub deposit_margin: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub withdrawal_margin: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub average_deposit_rate: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub average_withdrawal_rate: Option<String>,
     #[serde(default)]
     pub deposits_completed: Option<i64>,
     #[serde(default)]
     pub withdrawals_completed: Option<i64>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_deposit_fiat_amount: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_deposit_usd_amount: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_withdrawal_fiat_amount: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_withdrawal_usd_amount: Option<String>,
     #[serde(default)]
     pub enforce_receipt_upload: Option<bool>,
 }
 
-/// One P2P payment (order). Decimals are strings. The default selection is every member
-/// below; with `fields`, only the chosen ones are present.
+/// One P2P payment (order). Decimals are strings. The default selection is the first 16
+/// members: the fields the service's sources show. The last four are the sandbox's own
+/// (`paymentMethod amountLocal amountUsd currency`): select them with `fields` where the
+/// service has them.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -671,7 +708,8 @@ pub struct AgentProfile {
 pub struct P2PPayment {
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// `pending`, `picked_up`, `paid`, `completed`, `canceled`, or a value unknown today.
+    /// `pending` or `completed` (the values the sources show), or any other (the sandbox's
+    /// `picked_up`, `paid`, `canceled`): passed through as text.
     #[cfg_attr(feature = "typescript", tsify(type = "P2PPaymentStatus"))]
     pub status: Option<String>,
     /// `deposit` or `withdrawal`, or a value unknown today.
@@ -681,8 +719,10 @@ pub struct P2PPayment {
     )]
     pub payment_type: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub exchange_rate: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub exchange_rate_minus_surcharge: Option<String>,
     #[serde(default)]
     pub order_id: Option<String>,
@@ -703,19 +743,27 @@ pub struct P2PPayment {
     #[serde(default)]
     pub reassign_after_secs: Option<i64>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub agent_cut_of_fees: Option<String>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub fx_spread_revenue: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
     pub payment_method: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub amount_local: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub amount_usd: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
     pub currency: Option<String>,
 }
@@ -787,6 +835,7 @@ pub struct P2PPaymentMethod {
     pub display_value: Option<String>,
     /// Local currency available (decimal text).
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub local_currency_available: Option<String>,
     /// Whether it was deleted.
     #[serde(default)]
@@ -815,6 +864,7 @@ pub struct Account {
     pub id: Option<String>,
     /// Two decimals, e.g. `"1520.00"`.
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub account_balance: Option<String>,
     /// The deposit address.
     #[serde(default)]
@@ -895,9 +945,11 @@ pub struct PaymentMethodType {
 pub struct MarketRate {
     /// Rate for deposits.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub deposit_rate: Option<String>,
     /// Rate for withdrawals.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub withdrawal_rate: Option<String>,
 }
 
@@ -908,14 +960,19 @@ pub struct MarketRate {
 #[allow(missing_docs)]
 pub struct RampLimits {
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub minimum_deposit_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub maximum_deposit_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub minimum_withdrawal_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub maximum_withdrawal_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub daily_limit_usd: Option<String>,
 }
 
@@ -934,9 +991,14 @@ pub struct RampableAsset {
     /// e.g. `["CELO", "BASE"]`.
     #[cfg_attr(feature = "typescript", tsify(type = "string[]"))]
     pub networks: Option<Vec<String>>,
-    /// The token contract, when there is one.
+    /// The token contract, when there is one: text, or (as the official Node SDK types it)
+    /// an object of addresses by network; kept as the service sends it.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "string | { readonly [network: string]: string }")
+    )]
     #[serde(default)]
-    pub contract_address: Option<String>,
+    pub contract_address: Option<serde_json::Value>,
 }
 
 /// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
@@ -947,16 +1009,19 @@ pub struct OnchainWithdrawal {
     /// The id.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// `pending` when just made (the sandbox's), or another status.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    /// `pending`, then `completed` or `failed` (`canceled` in webhooks), or a value unknown
+    /// today.
+    #[cfg_attr(feature = "typescript", tsify(type = "OnchainWithdrawalStatus"))]
     pub status: Option<String>,
     /// The destination address.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
     pub address: Option<String>,
-    /// Decimal text.
+    /// Decimal text (a field of the sandbox's own, not in the service's sources: select it
+    /// with `fields` only where it exists).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
+    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub amount_usd: Option<String>,
     /// The network, e.g. `CELO`.
     #[cfg_attr(feature = "typescript", tsify(optional))]
@@ -964,7 +1029,8 @@ pub struct OnchainWithdrawal {
     pub network: Option<String>,
 }
 
-/// A direct-ramp quote (`rampQuote`, `refreshRampQuote`).
+/// A direct-ramp quote (`rampQuote`, `refreshRampQuote`), valid 30 to 180 seconds (the
+/// service shows no expiry field).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -974,6 +1040,7 @@ pub struct RampQuote {
     pub id: Option<String>,
     /// Local currency per USD, decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub exchange_rate: Option<String>,
     /// `deposit` or `withdrawal`, or a value unknown today.
     #[cfg_attr(
@@ -981,10 +1048,6 @@ pub struct RampQuote {
         tsify(type = "\"deposit\" | \"withdrawal\" | (string & {})")
     )]
     pub payment_type: Option<String>,
-    /// When the quote stops being usable, ISO 8601 (selected by `refreshRampQuote`).
-    #[cfg_attr(feature = "typescript", tsify(optional))]
-    #[serde(default)]
-    pub expires_at: Option<String>,
 }
 
 /// A customer of the direct ramp (`createCustomer`).
@@ -1004,9 +1067,9 @@ pub struct Customer {
     /// Last name.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub last_name: Option<String>,
-    /// ISO 3166-1 alpha-2 code of the customer's country.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    pub country: Option<String>,
+    /// The customer's country (`{ id name code }` by default).
+    #[cfg_attr(feature = "typescript", tsify(type = "Country"))]
+    pub country: Option<Country>,
 }
 
 /// A customer's payment method (`addPaymentMethod`).
@@ -1017,20 +1080,30 @@ pub struct CustomerPaymentMethod {
     /// The id: what `initiateRampQuoteWithdrawal` takes.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// The payment method type's identifier.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    pub payment_method_type: Option<String>,
-    /// What to show of it (an account number partly hidden).
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    pub display_value: Option<String>,
-    /// `personal` or `business`, or `null`.
+    /// The account or phone number it pays to.
     #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
-    pub ownership: Option<String>,
+    pub value: Option<String>,
+    /// The values of the type's fields, as the service keeps them.
+    #[cfg_attr(feature = "typescript", tsify(type = "PaymentMethodFieldValue[] | null"))]
+    pub fields: Option<Vec<PaymentMethodFieldValue>>,
+}
+
+/// One field's value of a customer's payment method (`addPaymentMethod`'s `fields`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentMethodFieldValue {
+    /// The field's `identifier`.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub identifier: Option<String>,
+    /// Its value.
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
+    pub value: Option<String>,
 }
 
 /// A direct-ramp deposit or withdrawal (`initiateRampQuoteDeposit`,
-/// `initiateRampQuoteWithdrawal`): `created` → `picked_up` (an agent takes it) →
-/// `completed` or `canceled`.
+/// `initiateRampQuoteWithdrawal`): a deposit `pending` → `paid` → `completed` or `canceled`;
+/// a withdrawal starts `picked_up` → `completed` or `canceled`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -1038,8 +1111,9 @@ pub struct QuotePaymentRequest {
     /// The id: what the mark and cancel mutations take.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
-    #[cfg_attr(feature = "typescript", tsify(type = "PaymentRequestStatus"))]
+    /// `pending`, `paid`, `picked_up`, `completed`, `canceled` (or `cancelled`), or a value
+    /// unknown today.
+    #[cfg_attr(feature = "typescript", tsify(type = "QuotePaymentRequestStatus"))]
     pub status: Option<String>,
     /// The agent who took it; `null` until one does.
     #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
@@ -1052,15 +1126,18 @@ pub struct QuotePaymentRequest {
     pub payment_details: Option<serde_json::Value>,
     /// Local currency per USD, decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub exchange_rate: Option<String>,
     /// Decimal text, in the local currency.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub amount_local: Option<String>,
     /// Decimal text, in USD.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub amount_usd: Option<String>,
-    /// When an unpaid request lapses, ISO 8601.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    /// When an unpaid deposit lapses, ISO 8601 (the Node SDK selects it for deposits only).
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
     pub expires_at: Option<String>,
 }
 
@@ -1083,14 +1160,16 @@ pub struct PaymentRequest {
     pub hosted_link: Option<String>,
     /// Decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub amount: Option<String>,
-    /// ISO 4217.
+    /// The amount's currency, as the service writes it (its type is not shown).
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub currency: Option<String>,
     /// The merchant's reference.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub reference: Option<String>,
-    /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
+    /// `created`, `picked_up`, `completed`, `canceled` (one SDK spells it `cancelled`), or a
+    /// value unknown today.
     #[cfg_attr(feature = "typescript", tsify(type = "PaymentRequestStatus"))]
     pub status: Option<String>,
 }
@@ -1103,11 +1182,17 @@ pub struct PaymentRequest {
 #[cfg(feature = "typescript")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const OPEN_TYPES_TS: &'static str = r#"
-/** A P2P payment status. The known lifecycle values are listed; unknown values pass through. */
-export type P2PPaymentStatus = "pending" | "picked_up" | "paid" | "completed" | "canceled" | (string & {});
+/** A P2P payment status: the service's sources show `pending` and `completed`; the sandbox also uses `picked_up`, `paid` and `canceled`. Unknown values pass through. */
+export type P2PPaymentStatus = "pending" | "picked_up" | "paid" | "completed" | "canceled" | "cancelled" | (string & {});
 
-/** A payment request's status. The known values are listed; unknown values pass through. */
-export type PaymentRequestStatus = "created" | "picked_up" | "completed" | "canceled" | (string & {});
+/** A hosted payment request's status: `created → picked_up → completed | canceled` (one source spells it `cancelled`). Unknown values pass through. */
+export type PaymentRequestStatus = "created" | "picked_up" | "completed" | "canceled" | "cancelled" | (string & {});
+
+/** A direct-ramp deposit's (`pending → paid → completed | canceled`) or withdrawal's (`picked_up → completed | canceled`) status. Unknown values pass through. */
+export type QuotePaymentRequestStatus = "pending" | "paid" | "picked_up" | "completed" | "canceled" | "cancelled" | (string & {});
+
+/** An onchain withdrawal's status: `pending → completed | failed` (`canceled` in webhooks). Unknown values pass through. */
+export type OnchainWithdrawalStatus = "pending" | "completed" | "failed" | "canceled" | "cancelled" | (string & {});
 
 /** Variables of a `request` document. */
 export type GraphQLVariables = { [name: string]: unknown };
@@ -1126,8 +1211,31 @@ export interface PaymentRequest { [field: string]: unknown }
 export interface RampQuote { [field: string]: unknown }
 export interface Customer { [field: string]: unknown }
 export interface CustomerPaymentMethod { [field: string]: unknown }
+export interface OnchainWithdrawal { [field: string]: unknown }
 export interface QuotePaymentRequest { [field: string]: unknown }
 "#;
+
+/// Reads a decimal the service sends either as text (`"1520.00"`) or as a JSON number
+/// (`1520`, `159.5`; its sources show both): the Rust API hands out text either way, a number
+/// as its shortest decimal form. The npm package hands JavaScript the parsed values as they
+/// came, so only the Rust API reads results through this.
+#[cfg(not(feature = "npm"))]
+fn decimal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Text {
+        Str(String),
+        Int(i64),
+        UInt(u64),
+        Float(f64),
+    }
+    Ok(Option::<Text>::deserialize(d)?.map(|t| match t {
+        Text::Str(s) => s,
+        Text::Int(n) => n.to_string(),
+        Text::UInt(n) => n.to_string(),
+        Text::Float(f) => f.to_string(),
+    }))
+}
 
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).
 pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Error> {
