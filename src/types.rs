@@ -310,10 +310,7 @@ pub struct RampQuoteArgs {
     pub amount: String,
     /// The currency `amount` is in: `"usd"` or `"local_currency"` (the service's enum
     /// `P2PPaymentCurrency`; sent exactly as given).
-    #[cfg_attr(
-        feature = "typescript",
-        tsify(type = "\"usd\" | \"local_currency\"")
-    )]
+    #[cfg_attr(feature = "typescript", tsify(type = "\"usd\" | \"local_currency\""))]
     pub currency: String,
     /// `"deposit"` (the service's default) or `"withdrawal"`.
     #[cfg_attr(
@@ -1084,7 +1081,10 @@ pub struct CustomerPaymentMethod {
     #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
     pub value: Option<String>,
     /// The values of the type's fields, as the service keeps them.
-    #[cfg_attr(feature = "typescript", tsify(type = "PaymentMethodFieldValue[] | null"))]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "PaymentMethodFieldValue[] | null")
+    )]
     pub fields: Option<Vec<PaymentMethodFieldValue>>,
 }
 

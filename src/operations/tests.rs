@@ -476,13 +476,12 @@ $paymentRequest) }"
         identifier: identifier.into(),
         value: value.into(),
     };
-    let info = |address: &str, cryptocurrency: &str, network: &str| {
-        crate::types::OnchainTransferInfo {
+    let info =
+        |address: &str, cryptocurrency: &str, network: &str| crate::types::OnchainTransferInfo {
             address: address.into(),
             cryptocurrency: cryptocurrency.into(),
             network: network.into(),
-        }
-    };
+        };
     // Each operation: good values, what is sent, then one bad value at a time.
     type Case = (
         &'static Operation,
@@ -728,7 +727,12 @@ fn mutation_values_are_checked() {
         vec![("p2pPayment", s("p2p_1")), ("paymentMethod", s("pm_1"))]
     );
     // A receipt is "a receipt URL or reference": any text but blank, sent as given.
-    for receipt in ["https://r.example/x?y=1", "http://r.example/x", "RCPT-2024-0042", " ref 7 "] {
+    for receipt in [
+        "https://r.example/x?y=1",
+        "http://r.example/x",
+        "RCPT-2024-0042",
+        " ref 7 ",
+    ] {
         assert_eq!(
             MARK_WITHDRAWAL_AS_PAID
                 .variables(vec![s("p2p_1"), s("pm_1"), s(receipt)])
@@ -767,8 +771,16 @@ fn mutation_values_are_checked() {
             vec![s(""), s("pm"), n()],
             "p2pPayment",
         ),
-        (&MARK_WITHDRAWAL_AS_PAID, vec![s("p"), s("pm"), s("")], "receipt"),
-        (&MARK_WITHDRAWAL_AS_PAID, vec![s("p"), s("pm"), s(" \t")], "receipt"),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s("")],
+            "receipt",
+        ),
+        (
+            &MARK_WITHDRAWAL_AS_PAID,
+            vec![s("p"), s("pm"), s(" \t")],
+            "receipt",
+        ),
         (&UPDATE_RATES, vec![n(), n(), n(), n()], "rates"),
         (&UPDATE_RATES, vec![s("-1.5"), n(), n(), n()], "depositRate"),
         (

@@ -13,12 +13,12 @@
 //! A problem names the operation and the field, argument or value.
 
 use super::*;
+use async_graphql_parser::types::OperationDefinition;
 use async_graphql_parser::types::{
     BaseType, DocumentOperations, Selection, SelectionSet, ServiceDocument, Type, TypeKind,
     TypeSystemDefinition,
 };
 use async_graphql_parser::Positioned;
-use async_graphql_parser::types::OperationDefinition;
 use serde_json::{json, Value as J};
 use std::collections::HashMap;
 
@@ -52,9 +52,8 @@ impl Schema {
             mutation: "Mutation".into(),
             types: HashMap::new(),
         };
-        let text_of = |d: &Option<Positioned<String>>| {
-            d.as_ref().map(|d| d.node.clone()).unwrap_or_default()
-        };
+        let text_of =
+            |d: &Option<Positioned<String>>| d.as_ref().map(|d| d.node.clone()).unwrap_or_default();
         for def in doc.definitions {
             match def {
                 TypeSystemDefinition::Schema(s) => {
@@ -138,8 +137,9 @@ impl Schema {
     }
 }
 
-const BOT_MARK: &str = "# === bot endpoint ===";
-const MERCHANT_MARK: &str = "# === merchant endpoint ===";
+/// The lines that start each endpoint's part of `docs/service.graphql`.
+const BOT_MARK: &str = "\n# === bot endpoint ===\n";
+const MERCHANT_MARK: &str = "\n# === merchant endpoint ===\n";
 
 /// The observed schema of `endpoint`: its part of `docs/service.graphql`.
 fn observed(endpoint: Endpoint) -> Schema {
@@ -254,7 +254,10 @@ fn check_document(op: &Operation, selection: &str, schema: &Schema) -> Vec<Strin
         return vec![format!("{}: no root field", op.name)];
     };
     if items.len() != 1 || root_field.node.name.node.as_str() != op.field {
-        problems.push(format!("{}: the root selection is not just {}", op.name, op.field));
+        problems.push(format!(
+            "{}: the root selection is not just {}",
+            op.name, op.field
+        ));
     }
     let Some(field) = schema.object(root).and_then(|t| t.get(op.field)) else {
         return vec![format!(
@@ -279,12 +282,14 @@ fn check_document(op: &Operation, selection: &str, schema: &Schema) -> Vec<Strin
             ));
             continue;
         };
-        let var = match &value.node {
-            async_graphql_parser::types::Value::Variable(v) => v.to_string(),
-            other => {
-                problems.push(format!("{}: argument {name} is {other}, not a variable", op.name));
-                continue;
-            }
+        // A variable prints as `$name`.
+        let text = value.node.to_string();
+        let Some(var) = text.strip_prefix('$').map(str::to_owned) else {
+            problems.push(format!(
+                "{}: argument {name} is {text}, not a variable",
+                op.name
+            ));
+            continue;
         };
         used.push(var.clone());
         match vars.get(&var) {
@@ -353,9 +358,7 @@ fn coerce(value: &J, ty: &Type, schema: &Schema, at: &str) -> Vec<String> {
             let ok = match (name.as_str(), schema.types.get(name.as_str())) {
                 ("String", _) => value.is_string(),
                 ("ID", _) => value.is_string() || value.is_i64(),
-                ("Int", _) => value
-                    .as_i64()
-                    .is_some_and(|n| i32::try_from(n).is_ok()),
+                ("Int", _) => value.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
                 ("Float", _) => value.is_number(),
                 ("Boolean", _) => value.is_boolean(),
                 ("Decimal", _) => value.is_string() || value.is_number(),
@@ -489,7 +492,10 @@ fn examples(op: &Operation) -> Option<Vec<Call>> {
             ],
         ],
         "PaymentMethodTypes" => vec![&[("countryId", || s("VHlwZXM6OkNvdW50cnktMQ=="))]],
-        "MarketRate" => vec![&[("countryCode", || s("NG"))], &[("countryCode", || s("GH"))]],
+        "MarketRate" => vec![
+            &[("countryCode", || s("NG"))],
+            &[("countryCode", || s("GH"))],
+        ],
         "MerchantPaymentRequest" => vec![&[("reference", || s("order_12345"))]],
         "ConfirmTransaction" => vec![&[
             ("paymentRequest", || s("UGF5bWVudFJlcXVlc3QtNDI=")),
@@ -533,11 +539,15 @@ fn examples(op: &Operation) -> Option<Vec<Call>> {
         "CancelHostedPayment" => vec![&[("paymentRequest", || s("UGF5bWVudFJlcXVlc3QtNDI="))]],
         "WithdrawOnchain" => vec![
             &[
-                ("address", || s("0x742d35Cc6634C0532925a3b844Bc454e4438f44e")),
+                ("address", || {
+                    s("0x742d35Cc6634C0532925a3b844Bc454e4438f44e")
+                }),
                 ("amountUsd", || s("10")),
             ],
             &[
-                ("address", || s("0x742d35Cc6634C0532925a3b844Bc454e4438f44e")),
+                ("address", || {
+                    s("0x742d35Cc6634C0532925a3b844Bc454e4438f44e")
+                }),
                 ("amountUsd", || s("100.00")),
                 ("network", || s("CELO")),
                 ("metadata", || Value::Json(json!({ "payout": "p-7" }))),
@@ -561,7 +571,10 @@ fn examples(op: &Operation) -> Option<Vec<Call>> {
         ],
         "RefreshRampQuote" => vec![
             &[("rampQuote", || s("UmFtcFF1b3RlLTk="))],
-            &[("rampQuote", || s("UmFtcFF1b3RlLTk=")), ("amount", || s("2000"))],
+            &[
+                ("rampQuote", || s("UmFtcFF1b3RlLTk=")),
+                ("amount", || s("2000")),
+            ],
         ],
         "CreateCustomer" => vec![&[
             ("email", || s("customer@example.com")),
@@ -662,7 +675,10 @@ fn examples(op: &Operation) -> Option<Vec<Call>> {
 fn call_variables(op: &Operation, call: Call) -> Result<Variables, String> {
     for (caller, _) in call {
         if op.arg(caller).is_none() {
-            return Err(format!("{}: the example names an unknown argument {caller}", op.name));
+            return Err(format!(
+                "{}: the example names an unknown argument {caller}",
+                op.name
+            ));
         }
     }
     let values = op
@@ -686,7 +702,10 @@ fn call_variables(op: &Operation, call: Call) -> Result<Variables, String> {
 /// sends coerces to the observed schema's argument types; every argument is in some call.
 fn check_examples(op: &Operation, schema: &Schema) -> Vec<String> {
     let Some(calls) = examples(op) else {
-        return vec![format!("{}: no documented example values in the test", op.name)];
+        return vec![format!(
+            "{}: no documented example values in the test",
+            op.name
+        )];
     };
     let root = match op.kind {
         Kind::Query => &schema.query,
@@ -765,9 +784,7 @@ fn the_conformance_check_names_what_leaves_the_contract() {
     let merchant = observed(Endpoint::Merchant);
     let has = |problems: Vec<String>, words: &[&str]| {
         assert!(
-            problems
-                .iter()
-                .any(|p| words.iter().all(|w| p.contains(w))),
+            problems.iter().any(|p| words.iter().all(|w| p.contains(w))),
             "no problem names {words:?}: {problems:#?}"
         );
     };
@@ -796,9 +813,24 @@ fn the_conformance_check_names_what_leaves_the_contract() {
             const A: &[Arg] = &[
                 arg("rampQuote", "ID!", "rampQuote", Check::Id),
                 arg("reference", "String", "reference", Check::OptText),
-                arg("phoneNumber", "String", "phoneNumber", Check::OptPhoneNumber),
-                arg("bankAccountNumber", "String", "bankAccountNumber", Check::OptId),
-                arg("onchainTransferInfo", "JSON", "onchainTransferInfo", Check::OptJsonObject),
+                arg(
+                    "phoneNumber",
+                    "String",
+                    "phoneNumber",
+                    Check::OptPhoneNumber,
+                ),
+                arg(
+                    "bankAccountNumber",
+                    "String",
+                    "bankAccountNumber",
+                    Check::OptId,
+                ),
+                arg(
+                    "onchainTransferInfo",
+                    "JSON",
+                    "onchainTransferInfo",
+                    Check::OptJsonObject,
+                ),
             ];
             A
         },
@@ -806,7 +838,12 @@ fn the_conformance_check_names_what_leaves_the_contract() {
     };
     has(
         check_document(&wrong_variable, wrong_variable.fields, &merchant),
-        &["InitiateRampQuoteDeposit", "onchainTransferInfo", "JSON", "OnchainTransferInfo"],
+        &[
+            "InitiateRampQuoteDeposit",
+            "onchainTransferInfo",
+            "JSON",
+            "OnchainTransferInfo",
+        ],
     );
     // Input objects: a member no source shows, a missing required one.
     has(
@@ -830,7 +867,12 @@ fn the_conformance_check_names_what_leaves_the_contract() {
     // Nullability: a null where the schema requires a value; a nullable variable for a
     // required argument.
     has(
-        coerce(&json!(null), &Type::new("ID!").unwrap(), &merchant, "X: $id"),
+        coerce(
+            &json!(null),
+            &Type::new("ID!").unwrap(),
+            &merchant,
+            "X: $id",
+        ),
         &["X: $id", "null for ID!"],
     );
     let optional_made_nullable = Operation {
@@ -908,7 +950,12 @@ fn the_conformance_check_names_what_leaves_the_contract() {
     // An example the client's checks refuse: a currency the old declaration demanded.
     let old_currency = Operation {
         args: {
-            const A: &[Arg] = &[arg("currency", "P2PPaymentCurrency!", "currency", Check::Id)];
+            const A: &[Arg] = &[arg(
+                "currency",
+                "P2PPaymentCurrency!",
+                "currency",
+                Check::Id,
+            )];
             A
         },
         ..RAMP_QUOTE
@@ -972,7 +1019,8 @@ const OWN: &str = "sandbox's own";
 fn containment(want: &Schema, have: &Schema, endpoint: &str) -> Vec<String> {
     let mut problems = vec![];
     let later = |what: &str| NOT_YET_IN_SANDBOX.contains(&what);
-    if (want.query.as_str(), want.mutation.as_str()) != (have.query.as_str(), have.mutation.as_str())
+    if (want.query.as_str(), want.mutation.as_str())
+        != (have.query.as_str(), have.mutation.as_str())
     {
         problems.push(format!("{endpoint}: the root types differ"));
     }
@@ -1041,13 +1089,13 @@ fn containment(want: &Schema, have: &Schema, endpoint: &str) -> Vec<String> {
             (Def::Enum(values), Def::Enum(got)) => {
                 for (v, _) in values {
                     if !got.iter().any(|(g, _)| g == v) {
-                        problems.push(format!(
-                            "{endpoint}: the sandbox's enum {name} lacks {v}"
-                        ));
+                        problems.push(format!("{endpoint}: the sandbox's enum {name} lacks {v}"));
                     }
                 }
             }
-            _ => problems.push(format!("{endpoint}: {name} is another kind of type in the sandbox")),
+            _ => problems.push(format!(
+                "{endpoint}: {name} is another kind of type in the sandbox"
+            )),
         }
     }
     // What the sandbox adds is marked as its own.

@@ -592,7 +592,14 @@ impl DirectRamp {
                 .map_or("USD", |c| c.country.currency.iso_code.as_str()),
             "narration": id.as_str(),
         });
-        self.request_from(quote, id, d.reference.clone(), details, Status::Pending, now)
+        self.request_from(
+            quote,
+            id,
+            d.reference.clone(),
+            details,
+            Status::Pending,
+            now,
+        )
     }
 
     /// `initiateRampQuoteWithdrawal`: a withdrawal to one of the quote's customer's payment

@@ -51,12 +51,18 @@ fn ramp(store: &Store) -> (DirectRamp, Customer, CustomerPaymentMethod) {
 fn customers_and_payment_methods() {
     let store = Store::seeded();
     let (mut r, c, pm) = ramp(&store);
-    assert_eq!((c.first_name.as_str(), c.country.code.as_str()), ("Ada", "NG"));
+    assert_eq!(
+        (c.first_name.as_str(), c.country.code.as_str()),
+        ("Ada", "NG")
+    );
     assert_eq!(pm.display_value, "•••• 6789");
     assert_eq!(pm.value, "0123456789");
     assert_eq!(pm.fields.len(), 3);
     assert_eq!(
-        (pm.fields[0].identifier.as_str(), pm.fields[0].value.as_str()),
+        (
+            pm.fields[0].identifier.as_str(),
+            pm.fields[0].value.as_str()
+        ),
         ("bank_name", "GTBank")
     );
     let countries = &store.countries;

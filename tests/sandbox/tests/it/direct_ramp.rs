@@ -14,7 +14,8 @@ const QUOTE: &str = "query Q($c: ID!, $a: Decimal!, $cur: P2PPaymentCurrency!, $
 const REFRESH: &str = "query R($q: ID!) { refreshRampQuote(rampQuote: $q) { id expiresAt } }";
 const DEPOSIT: &str = "mutation D($q: ID!, $r: String, $p: String) { initiateRampQuoteDeposit(rampQuote: $q, reference: $r, phoneNumber: $p, onchainTransferInfo: {address: \"0x742d35Cc6634C0532925a3b844Bc454e4438f44e\", cryptocurrency: \"usd_tether\", network: \"celo\"}) { id status agent paymentDetails exchangeRate amountLocal amountUsd expiresAt } }";
 const WITHDRAWAL: &str = "mutation W($q: ID!, $m: ID!) { initiateRampQuoteWithdrawal(rampQuote: $q, paymentMethod: $m) { id status agent } }";
-const PAID: &str = "mutation P($p: ID!) { markDepositAsPaid(paymentRequest: $p, receipt: \"RCPT-2024-0042\") }";
+const PAID: &str =
+    "mutation P($p: ID!) { markDepositAsPaid(paymentRequest: $p, receipt: \"RCPT-2024-0042\") }";
 const RECEIVED: &str = "mutation R($p: ID!) { markWithdrawalAsReceived(paymentRequest: $p) }";
 const CANCEL: &str = "mutation X($p: ID!) { cancelDeposit(paymentRequest: $p) }";
 
@@ -61,7 +62,10 @@ async fn customer_with_mpesa(sb: &Sandbox) -> (String, String) {
         ),
         "{v}"
     );
-    assert_eq!(m["fields"][0], json!({"identifier": "phone_number", "value": "+254712345678"}));
+    assert_eq!(
+        m["fields"][0],
+        json!({"identifier": "phone_number", "value": "+254712345678"})
+    );
     // `third_party` is a value too.
     let v = secret(
         sb,
@@ -106,7 +110,11 @@ async fn a_deposit_from_customer_to_paid_then_completed() {
     let d = &v["data"]["initiateRampQuoteDeposit"];
     assert_eq!(
         (&d["status"], &d["agent"], &d["amountLocal"]),
-        (&json!("pending"), &json!("Sandbox Agent 1"), &json!("1294.00")),
+        (
+            &json!("pending"),
+            &json!("Sandbox Agent 1"),
+            &json!("1294.00")
+        ),
         "{v}"
     );
     assert_eq!(d["paymentDetails"]["paymentMethodType"], "mpesa");
@@ -124,7 +132,13 @@ async fn a_deposit_from_customer_to_paid_then_completed() {
     let complete = |id: Value| {
         let sb = &sb;
         async move {
-            control(sb, "/__sandbox/ramp/complete", json!({"paymentRequest": id}), None).await
+            control(
+                sb,
+                "/__sandbox/ramp/complete",
+                json!({"paymentRequest": id}),
+                None,
+            )
+            .await
         }
     };
     assert_eq!(complete(json!(id)).await.status, 409);

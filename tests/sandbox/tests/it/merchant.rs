@@ -353,7 +353,11 @@ async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_
         (p["amount"].as_str(), p["currency"].as_str()),
         (Some("25000.00"), Some("NGN"))
     );
-    assert_eq!(p["metadata"], json!({"order": 42}), "kept and answered as given");
+    assert_eq!(
+        p["metadata"],
+        json!({"order": 42}),
+        "kept and answered as given"
+    );
     assert!(p["hostedLink"].as_str().unwrap().contains("/hosted/ramp?"));
     let id = p["id"].as_str().unwrap().to_owned();
     let v = sb
@@ -377,10 +381,7 @@ async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_
     let mut bad = vars.clone();
     bad["c"] = json!("NGN");
     bad["r"] = json!("hp-it-3");
-    assert!(!sb
-        .merchant(MERCHANT_SECRET_KEY, initiate, bad)
-        .await["errors"]
-        .is_null());
+    assert!(!sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await["errors"].is_null());
 
     let cancel = "mutation C($p: ID!) { cancelHostedPayment(paymentRequest: $p) }";
     let v = sb
