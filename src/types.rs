@@ -639,13 +639,10 @@ pub struct AgentProfile {
     #[serde(default)]
     pub email: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub account_balance: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub escrow_balance: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub bonus_earnings: Option<String>,
     #[serde(default)]
     pub deposit_address: Option<String>,
@@ -656,38 +653,28 @@ pub struct AgentProfile {
     #[serde(default)]
     pub auto_update_withdrawal_rate: Option<bool>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub credit_line: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub used_credit_line: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub deposit_margin: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub withdrawal_margin: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub average_deposit_rate: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub average_withdrawal_rate: Option<String>,
     #[serde(default)]
     pub deposits_completed: Option<i64>,
     #[serde(default)]
     pub withdrawals_completed: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_deposit_fiat_amount: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_deposit_usd_amount: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_withdrawal_fiat_amount: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub total_withdrawal_usd_amount: Option<String>,
     #[serde(default)]
     pub enforce_receipt_upload: Option<bool>,
@@ -716,10 +703,8 @@ pub struct P2PPayment {
     )]
     pub payment_type: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub exchange_rate: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub exchange_rate_minus_surcharge: Option<String>,
     #[serde(default)]
     pub order_id: Option<String>,
@@ -740,10 +725,8 @@ pub struct P2PPayment {
     #[serde(default)]
     pub reassign_after_secs: Option<i64>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub agent_cut_of_fees: Option<String>,
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub fx_spread_revenue: Option<String>,
     /// Not in the service's sources (the sandbox's own): present only when named in
     /// `fields`, where the service has it.
@@ -752,12 +735,10 @@ pub struct P2PPayment {
     /// Not in the service's sources (the sandbox's own): present only when named in
     /// `fields`, where the service has it.
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub amount_local: Option<String>,
     /// Not in the service's sources (the sandbox's own): present only when named in
     /// `fields`, where the service has it.
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub amount_usd: Option<String>,
     /// Not in the service's sources (the sandbox's own): present only when named in
     /// `fields`, where the service has it.
@@ -832,7 +813,6 @@ pub struct P2PPaymentMethod {
     pub display_value: Option<String>,
     /// Local currency available (decimal text).
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub local_currency_available: Option<String>,
     /// Whether it was deleted.
     #[serde(default)]
@@ -861,7 +841,6 @@ pub struct Account {
     pub id: Option<String>,
     /// Two decimals, e.g. `"1520.00"`.
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub account_balance: Option<String>,
     /// The deposit address.
     #[serde(default)]
@@ -942,11 +921,9 @@ pub struct PaymentMethodType {
 pub struct MarketRate {
     /// Rate for deposits.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub deposit_rate: Option<String>,
     /// Rate for withdrawals.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub withdrawal_rate: Option<String>,
 }
 
@@ -957,19 +934,14 @@ pub struct MarketRate {
 #[allow(missing_docs)]
 pub struct RampLimits {
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub minimum_deposit_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub maximum_deposit_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub minimum_withdrawal_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub maximum_withdrawal_usd: Option<String>,
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub daily_limit_usd: Option<String>,
 }
 
@@ -992,7 +964,7 @@ pub struct RampableAsset {
     /// an object of addresses by network; kept as the service sends it.
     #[cfg_attr(
         feature = "typescript",
-        tsify(type = "string | { readonly [network: string]: string }")
+        tsify(type = "string | { readonly [network: string]: string } | null")
     )]
     #[serde(default)]
     pub contract_address: Option<serde_json::Value>,
@@ -1018,7 +990,6 @@ pub struct OnchainWithdrawal {
     /// with `fields` only where it exists).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
-    #[cfg_attr(not(feature = "npm"), serde(deserialize_with = "decimal"))]
     pub amount_usd: Option<String>,
     /// The network, e.g. `CELO`.
     #[cfg_attr(feature = "typescript", tsify(optional))]
@@ -1037,7 +1008,6 @@ pub struct RampQuote {
     pub id: Option<String>,
     /// Local currency per USD, decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub exchange_rate: Option<String>,
     /// `deposit` or `withdrawal`, or a value unknown today.
     #[cfg_attr(
@@ -1126,15 +1096,12 @@ pub struct QuotePaymentRequest {
     pub payment_details: Option<serde_json::Value>,
     /// Local currency per USD, decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub exchange_rate: Option<String>,
     /// Decimal text, in the local currency.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub amount_local: Option<String>,
     /// Decimal text, in USD.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub amount_usd: Option<String>,
     /// When an unpaid deposit lapses, ISO 8601 (the Node SDK selects it for deposits only).
     #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
@@ -1160,7 +1127,6 @@ pub struct PaymentRequest {
     pub hosted_link: Option<String>,
     /// Decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    #[cfg_attr(not(feature = "npm"), serde(default, deserialize_with = "decimal"))]
     pub amount: Option<String>,
     /// The amount's currency, as the service writes it (its type is not shown).
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
@@ -1215,35 +1181,73 @@ export interface OnchainWithdrawal { [field: string]: unknown }
 export interface QuotePaymentRequest { [field: string]: unknown }
 "#;
 
-/// Reads a decimal the service sends either as text (`"1520.00"`) or as a JSON number
-/// (`1520`, `159.5`; its sources show both): the Rust API hands out text either way, a number
-/// as its shortest decimal form. The npm package hands JavaScript the parsed values as they
-/// came, so only the Rust API reads results through this.
-#[cfg(not(feature = "npm"))]
-fn decimal<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Text {
-        Str(String),
-        Int(i64),
-        UInt(u64),
-        Float(f64),
+/// The decimal fields of the result types: the service sends a `Decimal` as text
+/// (`"1520.00"`) or, as its sources show too, as a JSON number (`1520`, `159.5`). The Rust API
+/// hands out text either way ([`from_json`] turns such a number into its shortest decimal
+/// text first); JavaScript gets the parsed values as they came.
+pub const DECIMAL_FIELDS: &[&str] = &[
+    "accountBalance",
+    "escrowBalance",
+    "bonusEarnings",
+    "creditLine",
+    "usedCreditLine",
+    "depositMargin",
+    "withdrawalMargin",
+    "averageDepositRate",
+    "averageWithdrawalRate",
+    "totalDepositFiatAmount",
+    "totalDepositUsdAmount",
+    "totalWithdrawalFiatAmount",
+    "totalWithdrawalUsdAmount",
+    "exchangeRate",
+    "exchangeRateMinusSurcharge",
+    "agentCutOfFees",
+    "fxSpreadRevenue",
+    "amountLocal",
+    "amountUsd",
+    "localCurrencyAvailable",
+    "depositRate",
+    "withdrawalRate",
+    "minimumDepositUsd",
+    "maximumDepositUsd",
+    "minimumWithdrawalUsd",
+    "maximumWithdrawalUsd",
+    "dailyLimitUsd",
+    "amount",
+    "quantity",
+    "fee",
+];
+
+/// The `JSON` fields of the result types: kept as the service sent them.
+const JSON_FIELDS: &[&str] = &["paymentDetails", "metadata", "contractAddress"];
+
+/// Every member of an object (at any depth, but not inside a [`JSON_FIELDS`] value) named in
+/// [`DECIMAL_FIELDS`] whose value is a JSON number becomes that number's decimal text.
+fn decimals_as_text(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(members) => {
+            for (key, member) in members.iter_mut() {
+                if let serde_json::Value::Number(n) = member {
+                    if DECIMAL_FIELDS.contains(&key.as_str()) {
+                        *member = serde_json::Value::String(n.to_string());
+                    }
+                } else if !JSON_FIELDS.contains(&key.as_str()) {
+                    decimals_as_text(member);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(decimals_as_text),
+        _ => {}
     }
-    Ok(Option::<Text>::deserialize(d)?.map(|t| match t {
-        Text::Str(s) => s,
-        Text::Int(n) => n.to_string(),
-        Text::UInt(n) => n.to_string(),
-        Text::Float(f) => f.to_string(),
-    }))
 }
 
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).
+/// A `Decimal` may arrive as a number: see [`DECIMAL_FIELDS`].
 pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Error> {
-    #[cfg(target_arch = "wasm32")]
-    let r = serde_wasm_bindgen::from_value(value.clone()).map_err(|_| ());
-    #[cfg(not(target_arch = "wasm32"))]
-    let r = serde_json::from_value(value.clone()).map_err(|_| ());
-    r.map_err(|()| Error::decode(status, "The response did not have the expected types."))
+    let mut value = crate::json::to_value(value, status)?;
+    decimals_as_text(&mut value);
+    serde_json::from_value(value)
+        .map_err(|_| Error::decode(status, "The response did not have the expected types."))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -1340,9 +1344,48 @@ mod tests {
         assert_eq!(m[0].fields.as_ref().unwrap()[0].required, Some(true));
         let a: Account = from_json(&json!({"id": "m", "accountBalance": "1520.00"}), 200).unwrap();
         assert_eq!(a.account_balance.as_deref(), Some("1520.00"));
+        // A decimal may come as a number (the service's sources show both): read as text.
+        let a: Account = from_json(&json!({"accountBalance": 1520}), 200).unwrap();
+        assert_eq!(a.account_balance.as_deref(), Some("1520"));
+        let p: OrderHistoryPage = from_json(
+            &json!({"data": [{"id": "1", "status": "cancelled", "exchangeRate": 1545.5, "agentCutOfFees": "0.50", "expiresAtSecs": 1780000000}], "pagination": {"page": 1, "perPage": 10, "total": 1}}),
+            200,
+        )
+        .unwrap();
+        assert_eq!(p.data[0].exchange_rate.as_deref(), Some("1545.5"));
+        assert_eq!(p.data[0].agent_cut_of_fees.as_deref(), Some("0.50"));
+        assert_eq!(
+            p.data[0].expires_at_secs,
+            Some(1_780_000_000),
+            "an Int stays a number"
+        );
+        assert_eq!(
+            p.data[0].status.as_deref(),
+            Some("cancelled"),
+            "any status passes"
+        );
+        let q: QuotePaymentRequest = from_json(
+            &json!({"id": "r", "status": "some_new_state", "amountUsd": 10, "amountLocal": "1294.00", "paymentDetails": {"amount": 5}}),
+            200,
+        )
+        .unwrap();
+        assert_eq!(q.amount_usd.as_deref(), Some("10"));
+        assert_eq!(q.status.as_deref(), Some("some_new_state"));
+        assert_eq!(
+            q.payment_details.unwrap()["amount"],
+            json!(5),
+            "a JSON field is kept as it came"
+        );
+        let r: Vec<RampableAsset> = from_json(
+            &json!([{"symbol": "USDC", "contractAddress": {"CELO": "0xcebA"}}, {"symbol": "USDT", "contractAddress": "0xdAC1"}]),
+            200,
+        )
+        .unwrap();
+        assert_eq!(r[0].contract_address, Some(json!({"CELO": "0xcebA"})));
+        assert_eq!(r[1].contract_address, Some(json!("0xdAC1")));
         assert!(
-            from_json::<Account>(&json!({"accountBalance": 1520.0}), 200).is_err(),
-            "money is text"
+            from_json::<Account>(&json!({"accountBalance": true}), 200).is_err(),
+            "a boolean is no decimal"
         );
     }
 }
