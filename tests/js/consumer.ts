@@ -75,7 +75,6 @@ type _depositPaidOptions = Assert<Equal<Parameters<MerchantClient["markDepositAs
 type _received = Assert<Equal<Awaited<ReturnType<MerchantClient["markWithdrawalAsReceived"]>>, boolean>>;
 type _receivedArg = Assert<Equal<Parameters<MerchantClient["markWithdrawalAsReceived"]>[0], string>>;
 type _cancelDeposit = Assert<Equal<Awaited<ReturnType<MerchantClient["cancelDeposit"]>>, boolean>>;
-type _rampStatus = Assert<Equal<QuotePaymentRequest["status"], PaymentRequestStatus>>;
 type _rampAgent = Assert<Equal<QuotePaymentRequest["agent"], string | null>>;
 type _link = Assert<Equal<ReturnType<typeof onchainRampUrl>, string>>;
 type _amount = Assert<Equal<ReturnType<typeof parseAmount>, ParsedAmount>>;
