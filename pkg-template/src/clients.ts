@@ -225,8 +225,9 @@ export class BotClient {
 
   /**
    * Records that an accepted withdrawal was paid (`picked_up` → `paid`): `p2pPayment` (the
-   * order's `id`), the `paymentMethod` it was paid with, and an optional `receipt` URL
-   * (absolute `https:`). Unknown option names are refused. Sent once, never retried; see
+   * order's `id`), the `paymentMethod` it was paid with, and an optional `receipt`: "a receipt
+   * URL or reference" (any text but blank, sent as given). Unknown option names are refused. Sent
+   * once, never retried; see
    * `MarkWithdrawalAsPaidOptions`.
    */
   markWithdrawalAsPaid(options: MarkWithdrawalAsPaidOptions): Promise<boolean> {

@@ -118,7 +118,8 @@ impl<T: Transport> MerchantClient<T> {
             ("bankAccountNumber", opt(args.bank_account_number)),
             (
                 "onchainTransferInfo",
-                args.onchain_transfer_info.map_or(Value::Null, Value::Json),
+                args.onchain_transfer_info
+                    .map_or(Value::Null, Value::OnchainTransferInfo),
             ),
         ];
         let options = FieldOptions {
