@@ -13,9 +13,9 @@ use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
 use crate::json::Json;
 use crate::operations::{
-    Arguments, Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
-    MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
-    WITHDRAWAL_INFO,
+    Arguments, Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL,
+    MARK_DEPOSIT_AS_RECEIVED, MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE,
+    UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES, WITHDRAWAL_INFO,
 };
 use crate::pager::{order_history_values, PageQuery, Search, SearchStep};
 use crate::transport::{Signal, Transport};

@@ -369,7 +369,11 @@ mod tests {
     }
 
     fn call(op: &Operation) -> PreparedCall {
-        let values = op.args.iter().map(|arg| (arg.caller, sample(op, arg))).collect();
+        let values = op
+            .args
+            .iter()
+            .map(|arg| (arg.caller, sample(op, arg)))
+            .collect();
         prepare(op.endpoint, op, values, FieldOptions::default()).unwrap()
     }
 

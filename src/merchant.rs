@@ -18,8 +18,8 @@ use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
 use crate::keys;
 use crate::operations::{
-    Arguments, Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION, MARKET_RATE,
-    MERCHANT_PAYMENT_REQUEST, PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
+    Arguments, Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION,
+    MARKET_RATE, MERCHANT_PAYMENT_REQUEST, PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
 };
 use crate::transport::Transport;
 use crate::types::{

@@ -194,11 +194,6 @@ pub struct Operation {
     /// it (`pkg-template/src/operations.ts`, `MethodSignatures`), and `tsc` holds each
     /// method to its signature.
     pub result: &'static str,
-    /// The TypeScript type of the method's options parameter, derived from the Rust options
-    /// type (`OrderHistoryOptions` is `OrderHistoryArgs`'s declaration). Required in the
-    /// signature when an argument is required or a [`Rule`] applies (and the arguments are
-    /// options, not the first parameter); optional otherwise.
-    pub options: &'static str,
     /// A rule over several arguments ([`Rule::None`] for most).
     pub rule: Rule,
     /// Needs the merchant's secret key: declared only where a secret key may be used, the
@@ -257,9 +252,11 @@ impl Operation {
     /// mutation's field is nullable only so that a refusal nulls it (next to its error): a
     /// `null` without an error is no answer, so a mutation's object is required.
     pub fn expect(&self) -> Expect {
+        #[cfg(any(feature = "server", not(feature = "npm")))]
         if let Some(parent) = self.parent {
-            Expect::Connection(parent, self.field)
-        } else if self.fields_under.is_some() {
+            return Expect::Connection(parent, self.field);
+        }
+        if self.fields_under.is_some() {
             Expect::Page(self.field)
         } else if self.returns.starts_with('[') {
             Expect::List(self.field)
@@ -269,6 +266,26 @@ impl Operation {
             Expect::Object(self.field)
         } else {
             Expect::ObjectOrNull(self.field)
+        }
+    }
+
+    /// The TypeScript type of the npm method's options parameter, by the shell's convention: a
+    /// `Boolean` mutation of one argument takes `RequestOptions` (only `signal`); a merchant
+    /// read or mutation whose argument (if any) is its first parameter takes
+    /// `MerchantCallOptions` (`fields`, `signal`); every other method its own,
+    /// `<Method>Options` (`OrderHistoryOptions`: `OrderHistoryArgs`'s derived declaration).
+    /// The generated signatures use it (`pkg-template/src/operations.ts`).
+    pub fn typescript_options(&self) -> String {
+        let first_parameter = self.args.len() <= 1 && self.parent.is_none();
+        if self.fields.is_empty() && self.args.len() == 1 {
+            "RequestOptions".into()
+        } else if self.endpoint == Endpoint::Merchant && first_parameter {
+            "MerchantCallOptions".into()
+        } else {
+            let mut name = self.method[..1].to_ascii_uppercase();
+            name.push_str(&self.method[1..]);
+            name.push_str("Options");
+            name
         }
     }
 
@@ -324,7 +341,11 @@ impl Operation {
         } else {
             s.push_str(selection);
         }
-        s.push_str(if self.parent.is_some() { " } } }" } else { " } }" });
+        s.push_str(if self.parent.is_some() {
+            " } } }"
+        } else {
+            " } }"
+        });
         s
     }
 
@@ -515,7 +536,6 @@ const BASE: Operation = Operation {
     returns: "",
     method: "",
     result: "",
-    options: "",
     rule: Rule::None,
     secret_key: false,
 };
@@ -548,7 +568,6 @@ pub const PROFILE: Operation = Operation {
     returns: "AgentProfile!",
     fields: PROFILE_FIELDS,
     method: "profile",
-    options: "ProfileOptions",
     result: "AgentProfile",
     ..BASE
 };
@@ -568,7 +587,6 @@ pub const ORDER_HISTORY: Operation = Operation {
     fields_under: Some("data"),
     fixed: "pagination { page perPage total }",
     method: "orderHistory",
-    options: "OrderHistoryOptions",
     result: "OrderHistoryPage",
     ..BASE
 };
@@ -581,7 +599,6 @@ pub const WITHDRAWAL_INFO: Operation = Operation {
     returns: "WithdrawalInfo",
     fields: WITHDRAWAL_FIELDS,
     method: "withdrawalInfo",
-    options: "WithdrawalInfoOptions",
     result: "WithdrawalInfo | null",
     ..BASE
 };
@@ -594,7 +611,6 @@ pub const ACCOUNT: Operation = Operation {
     returns: "Account!",
     fields: "id accountBalance depositAddress",
     method: "account",
-    options: "MerchantCallOptions",
     result: "Account",
     ..BASE
 };
@@ -607,7 +623,6 @@ pub const AVAILABLE_COUNTRIES: Operation = Operation {
     returns: "[Country!]!",
     fields: "id name code currency { isoCode name }",
     method: "availableCountries",
-    options: "MerchantCallOptions",
     result: "Country[]",
     ..BASE
 };
@@ -622,7 +637,6 @@ pub const PAYMENT_METHOD_TYPES: Operation = Operation {
     returns: "[PaymentMethodType!]!",
     fields: "id identifier label fields { label identifier required }",
     method: "paymentMethodTypes",
-    options: "MerchantCallOptions",
     result: "PaymentMethodType[]",
     ..BASE
 };
@@ -641,7 +655,6 @@ pub const MARKET_RATE: Operation = Operation {
     returns: "MarketRate",
     fields: "depositRate withdrawalRate",
     method: "marketRate",
-    options: "MerchantCallOptions",
     result: "MarketRate | null",
     ..BASE
 };
@@ -655,7 +668,6 @@ pub const RAMP_LIMITS: Operation = Operation {
     fields: "minimumDepositUsd maximumDepositUsd minimumWithdrawalUsd maximumWithdrawalUsd \
 dailyLimitUsd",
     method: "rampLimits",
-    options: "MerchantCallOptions",
     result: "RampLimits",
     ..BASE
 };
@@ -668,7 +680,6 @@ pub const RAMPABLE_ASSETS: Operation = Operation {
     returns: "[RampableAsset!]!",
     fields: "name symbol networks contractAddress",
     method: "rampableAssets",
-    options: "MerchantCallOptions",
     result: "RampableAsset[]",
     ..BASE
 };
@@ -682,7 +693,6 @@ pub const MERCHANT_PAYMENT_REQUEST: Operation = Operation {
     returns: "MerchantPaymentRequest",
     fields: "id paymentType hostedLink amount currency reference status",
     method: "paymentRequest",
-    options: "MerchantCallOptions",
     result: "PaymentRequest | null",
     ..BASE
 };
@@ -704,7 +714,6 @@ pub const ACCEPT_WITHDRAWAL: Operation = Operation {
     field: "acceptWithdrawal",
     args: P2P_PAYMENT,
     method: "acceptWithdrawal",
-    options: "RequestOptions",
     ..BOT_MUTATION
 };
 
@@ -714,7 +723,6 @@ pub const CANCEL_WITHDRAWAL: Operation = Operation {
     field: "cancelWithdrawal",
     args: P2P_PAYMENT,
     method: "cancelWithdrawal",
-    options: "RequestOptions",
     ..BOT_MUTATION
 };
 
@@ -724,7 +732,6 @@ pub const MARK_DEPOSIT_AS_RECEIVED: Operation = Operation {
     field: "markDepositAsReceived",
     args: P2P_PAYMENT,
     method: "markDepositAsReceived",
-    options: "RequestOptions",
     ..BOT_MUTATION
 };
 
@@ -739,7 +746,6 @@ pub const MARK_WITHDRAWAL_AS_PAID: Operation = Operation {
         arg("receipt", "String", "receipt", Check::OptText),
     ],
     method: "markWithdrawalAsPaid",
-    options: "MarkWithdrawalAsPaidOptions",
     ..BOT_MUTATION
 };
 
@@ -755,7 +761,6 @@ pub const UPDATE_RATES: Operation = Operation {
         arg("withdrawalMargin", "Decimal", "withdrawalMargin", Check::OptDecimal),
     ],
     method: "updateRates",
-    options: "UpdateRatesOptions",
     rule: Rule::AtLeastOne(
         "rates",
         "rates must have at least one of depositRate, depositMargin, withdrawalRate, withdrawalMargin",
@@ -781,7 +786,6 @@ pub const UPDATE_PAYMENT_METHOD_LIQUIDITY: Operation = Operation {
     returns: "P2PPaymentMethod",
     fields: PAYMENT_METHOD_FIELDS,
     method: "updatePaymentMethodLiquidity",
-    options: "UpdatePaymentMethodLiquidityOptions",
     result: "P2PPaymentMethod",
     rule: Rule::ExactlyOne(
         "paymentMethod",
@@ -809,7 +813,6 @@ pub const CONFIRM_TRANSACTION: Operation = Operation {
         ),
     ],
     method: "confirmTransaction",
-    options: "ConfirmTransactionOptions",
     ..BOT_MUTATION
 };
 
@@ -850,7 +853,6 @@ pub const INITIATE_HOSTED_PAYMENT: Operation = Operation {
     returns: "MerchantPaymentRequest",
     fields: "id hostedLink status",
     method: "initiateHostedPayment",
-    options: "InitiateHostedPaymentOptions",
     result: "PaymentRequest",
     secret_key: true,
     ..BASE
@@ -865,7 +867,6 @@ pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
     field: "cancelHostedPayment",
     args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
     method: "cancelHostedPayment",
-    options: "RequestOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -888,7 +889,6 @@ pub const WITHDRAW_ONCHAIN: Operation = Operation {
     returns: "OnchainWithdrawal",
     fields: "id status",
     method: "withdrawOnchain",
-    options: "WithdrawOnchainOptions",
     result: "OnchainWithdrawal",
     secret_key: true,
     ..BASE
@@ -937,7 +937,6 @@ pub const RAMP_QUOTE: Operation = Operation {
     returns: "RampQuote!",
     fields: RAMP_QUOTE_FIELDS,
     method: "rampQuote",
-    options: "RampQuoteOptions",
     result: "RampQuote",
     secret_key: true,
     ..BASE
@@ -959,7 +958,6 @@ pub const REFRESH_RAMP_QUOTE: Operation = Operation {
     returns: "RampQuote!",
     fields: RAMP_QUOTE_FIELDS,
     method: "refreshRampQuote",
-    options: "RefreshRampQuoteOptions",
     result: "RampQuote",
     secret_key: true,
     ..BASE
@@ -984,7 +982,6 @@ pub const CREATE_CUSTOMER: Operation = Operation {
     returns: "Customer",
     fields: "id email firstName lastName country { id name code }",
     method: "createCustomer",
-    options: "CreateCustomerOptions",
     result: "Customer",
     secret_key: true,
     ..BASE
@@ -1025,7 +1022,6 @@ pub const ADD_PAYMENT_METHOD: Operation = Operation {
     returns: "CustomerPaymentMethod",
     fields: "id value fields { identifier value }",
     method: "addPaymentMethod",
-    options: "AddPaymentMethodOptions",
     result: "CustomerPaymentMethod",
     secret_key: true,
     ..BASE
@@ -1066,7 +1062,6 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
     returns: "QuotePaymentRequest",
     fields: QUOTE_PAYMENT_FIELDS,
     method: "initiateRampQuoteDeposit",
-    options: "InitiateRampQuoteDepositOptions",
     result: "QuotePaymentRequest",
     secret_key: true,
     ..BASE
@@ -1090,7 +1085,6 @@ pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
     returns: "QuotePaymentRequest",
     fields: QUOTE_PAYMENT_FIELDS,
     method: "initiateRampQuoteWithdrawal",
-    options: "InitiateRampQuoteWithdrawalOptions",
     result: "QuotePaymentRequest",
     secret_key: true,
     ..BASE
@@ -1109,7 +1103,6 @@ pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
         arg("receipt", "String", "receipt", Check::OptText),
     ],
     method: "markDepositAsPaid",
-    options: "MarkDepositAsPaidOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -1123,7 +1116,6 @@ pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
     field: "markWithdrawalAsReceived",
     args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
     method: "markWithdrawalAsReceived",
-    options: "RequestOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -1137,7 +1129,6 @@ pub const CANCEL_DEPOSIT: Operation = Operation {
     field: "cancelDeposit",
     args: &[arg("paymentRequest", "ID!", "paymentRequest", Check::Id)],
     method: "cancelDeposit",
-    options: "RequestOptions",
     secret_key: true,
     ..BOT_MUTATION
 };
@@ -1158,7 +1149,6 @@ pub const ONCHAIN_WITHDRAWAL: Operation = Operation {
     returns: "OnchainWithdrawal",
     fields: ONCHAIN_WITHDRAWAL_FIELDS,
     method: "onchainWithdrawal",
-    options: "MerchantCallOptions",
     result: "OnchainWithdrawal | null",
     secret_key: true,
     ..BASE
@@ -1184,7 +1174,6 @@ pub const MERCHANT_CUSTOMERS: Operation = Operation {
     fields_under: Some("nodes"),
     fixed: "pageInfo { endCursor hasNextPage }",
     method: "merchantCustomers",
-    options: "MerchantCustomersOptions",
     result: "MerchantCustomerPage",
     secret_key: true,
     ..BASE
@@ -1201,7 +1190,6 @@ pub const MERCHANT_CUSTOMER: Operation = Operation {
     returns: "Customer",
     fields: MERCHANT_CUSTOMER_FIELDS,
     method: "merchantCustomer",
-    options: "MerchantCallOptions",
     result: "MerchantCustomer | null",
     secret_key: true,
     ..BASE
@@ -1220,7 +1208,6 @@ pub const REQUEST_VIRTUAL_BANK_ACCOUNT: Operation = Operation {
     returns: "VirtualBankAccount",
     fields: "id status",
     method: "requestVirtualBankAccount",
-    options: "MerchantCallOptions",
     result: "VirtualBankAccount",
     secret_key: true,
     ..BASE
@@ -1238,7 +1225,6 @@ pub const VIRTUAL_BANK_ACCOUNT: Operation = Operation {
     fields: "id accountName accountNumber bankName city country line1 postalCode state \
 routingNumber status createdAt",
     method: "virtualBankAccount",
-    options: "MerchantCallOptions",
     result: "VirtualBankAccount | null",
     secret_key: true,
     ..BASE

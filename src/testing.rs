@@ -263,7 +263,12 @@ impl VariablesInOrder for Operation {
         values: Vec<Value>,
     ) -> Result<crate::operations::Variables, crate::error::Error> {
         if values.len() != self.args.len() {
-            panic!("{}: {} values for {} arguments", self.name, values.len(), self.args.len());
+            panic!(
+                "{}: {} values for {} arguments",
+                self.name,
+                values.len(),
+                self.args.len()
+            );
         }
         self.variables(in_order(self, values))
     }

@@ -26,8 +26,12 @@ impl BotClient<FakeTransport> {
         symbol: &str,
         options: FieldOptions,
     ) -> Result<Json, Error> {
-        self.call_json(&WITHDRAWAL_INFO, vec![("symbol", Arg::Str(symbol.into()))], options)
-            .await
+        self.call_json(
+            &WITHDRAWAL_INFO,
+            vec![("symbol", Arg::Str(symbol.into()))],
+            options,
+        )
+        .await
     }
 }
 

@@ -74,7 +74,8 @@ impl Core {
             "merchant" => (Endpoint::Merchant, MERCHANT_PATH),
             _ => (Endpoint::Bot, BOT_PATH),
         };
-        let (opts, fetch) = options::client_options(&options, endpoint).map_err(|e| error::to_js(&e))?;
+        let (opts, fetch) =
+            options::client_options(&options, endpoint).map_err(|e| error::to_js(&e))?;
         let config = options::check_client(&opts, fetch.as_ref(), &options, endpoint)
             .and_then(|()| Config::new(&opts, path))
             .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))?;

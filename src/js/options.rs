@@ -98,7 +98,7 @@ pub fn text(value: &JsValue, field: &str, max: u32) -> Result<Option<String>, Er
 /// The one rule of every options object: a key that is not an option of the method is
 /// refused, naming it (a misspelt `feilds` or `perpage` must not be silently skipped). `known`
 /// says which keys are.
-fn refuse_unknown_keys(o: &JsValue, known: impl Fn(&str) -> bool) -> Result<(), Error> {
+fn refuse_unknown_keys(o: &JsValue, known: &dyn Fn(&str) -> bool) -> Result<(), Error> {
     let keys = keys(o, "options", 64)?;
     for i in 0..keys.length() {
         let name = keys.get(i).as_string().unwrap_or_default();
@@ -114,7 +114,7 @@ fn refuse_unknown_keys(o: &JsValue, known: impl Fn(&str) -> bool) -> Result<(), 
 fn options_of(value: &JsValue, known: &[&str]) -> Result<Option<JsValue>, Error> {
     let o = options_object(value, "options")?;
     if let Some(o) = &o {
-        refuse_unknown_keys(o, |name| known.contains(&name))?;
+        refuse_unknown_keys(o, &|name| known.contains(&name))?;
     }
     Ok(o)
 }
@@ -447,7 +447,7 @@ pub fn operation_values(
 /// its arguments by caller name, `signal`, or `fields` when the result has fields), naming
 /// it: a misspelt option (`countr`) must not be silently skipped.
 fn refuse_unknown_options(op: &Operation, o: &JsValue) -> Result<(), Error> {
-    refuse_unknown_keys(o, |name| {
+    refuse_unknown_keys(o, &|name| {
         name == "signal" || (name == "fields" && !op.fields.is_empty()) || op.arg(name).is_some()
     })
 }
@@ -461,15 +461,18 @@ fn query_values(op: &Operation, value: &JsValue) -> Result<(Arguments, FieldOpti
     refuse_unknown_options(op, &o)?;
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
-        values.push((a.caller, match a.check {
-            Check::Page => match integer(&o, a.caller, a.caller)? {
-                Some(n) => Value::Int(n),
-                None => return Err(invalid(a.caller, " is required (an integer from 1)")),
+        values.push((
+            a.caller,
+            match a.check {
+                Check::Page => match integer(&o, a.caller, a.caller)? {
+                    Some(n) => Value::Int(n),
+                    None => return Err(invalid(a.caller, " is required (an integer from 1)")),
+                },
+                Check::PerPage => integer(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Int),
+                Check::Filter => Value::Filter(filter(&o)?),
+                _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
             },
-            Check::PerPage => integer(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Int),
-            Check::Filter => Value::Filter(filter(&o)?),
-            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
-        }));
+        ));
     }
     let options = FieldOptions {
         fields: fields(&o)?,
@@ -701,36 +704,39 @@ pub fn mutation_values(
     refuse_unknown_options(op, &o)?;
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
-        values.push((a.caller, match a.check {
-            // `metadata`: a plain object JSON can represent, sent as it is.
-            #[cfg(feature = "server")]
-            Check::OptJsonObject => match get(&o, a.caller, a.caller)? {
-                None => Value::Null,
-                Some(v) => match variables(&v) {
-                    Ok(Some(v)) => Value::Json(v),
-                    _ => {
-                        return Err(invalid(
-                            a.caller,
-                            " must be a plain object that JSON can represent",
-                        ))
-                    }
+        values.push((
+            a.caller,
+            match a.check {
+                // `metadata`: a plain object JSON can represent, sent as it is.
+                #[cfg(feature = "server")]
+                Check::OptJsonObject => match get(&o, a.caller, a.caller)? {
+                    None => Value::Null,
+                    Some(v) => match variables(&v) {
+                        Ok(Some(v)) => Value::Json(v),
+                        _ => {
+                            return Err(invalid(
+                                a.caller,
+                                " must be a plain object that JSON can represent",
+                            ))
+                        }
+                    },
                 },
+                // `fieldValues`: a copy of the `{ identifier, value }` pairs (checked by the core).
+                #[cfg(feature = "server")]
+                Check::FieldInputs => match get(&o, a.caller, a.caller)? {
+                    None => Value::Null,
+                    Some(v) => Value::FieldInputs(field_inputs(&v, a.caller)?),
+                },
+                // `onchainTransferInfo`: a copy of `{ address, cryptocurrency, network }` (checked by
+                // the core).
+                #[cfg(feature = "server")]
+                Check::OptOnchainTransferInfo => match get(&o, a.caller, a.caller)? {
+                    None => Value::Null,
+                    Some(v) => Value::OnchainTransferInfo(onchain_transfer_info(&v, a.caller)?),
+                },
+                _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
             },
-            // `fieldValues`: a copy of the `{ identifier, value }` pairs (checked by the core).
-            #[cfg(feature = "server")]
-            Check::FieldInputs => match get(&o, a.caller, a.caller)? {
-                None => Value::Null,
-                Some(v) => Value::FieldInputs(field_inputs(&v, a.caller)?),
-            },
-            // `onchainTransferInfo`: a copy of `{ address, cryptocurrency, network }` (checked by
-            // the core).
-            #[cfg(feature = "server")]
-            Check::OptOnchainTransferInfo => match get(&o, a.caller, a.caller)? {
-                None => Value::Null,
-                Some(v) => Value::OnchainTransferInfo(onchain_transfer_info(&v, a.caller)?),
-            },
-            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
-        }));
+        ));
     }
     let options = FieldOptions {
         fields: fields(&o)?,

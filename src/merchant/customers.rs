@@ -133,8 +133,7 @@ impl<T: Transport> Customers<T> {
     /// after the first error. Boxed, so it is `Unpin`.
     pub fn into_stream(
         self,
-    ) -> std::pin::Pin<Box<impl futures_core::Stream<Item = Result<MerchantCustomer, Error>>>>
-    {
+    ) -> std::pin::Pin<Box<impl futures_core::Stream<Item = Result<MerchantCustomer, Error>>>> {
         Box::pin(futures_util::stream::unfold(
             Some(self),
             |state| async move {

@@ -258,7 +258,11 @@ fn operations_of_the_other_endpoint_are_refused() {
         .err()
         .unwrap();
     assert_eq!(e.field.as_deref(), Some("country"));
-    assert!(e.message.contains("not an argument of marketRate"), "{}", e.message);
+    assert!(
+        e.message.contains("not an argument of marketRate"),
+        "{}",
+        e.message
+    );
     let twice = vec![
         ("countryCode", crate::operations::Value::Str("NG".into())),
         ("countryCode", crate::operations::Value::Str("KE".into())),

@@ -342,7 +342,13 @@ $paymentRequest) }"
     for i in [1, 8, 9] {
         minimal[i] = n();
     }
-    assert_eq!(INITIATE_HOSTED_PAYMENT.variables_in_order(minimal).unwrap().len(), 7);
+    assert_eq!(
+        INITIATE_HOSTED_PAYMENT
+            .variables_in_order(minimal)
+            .unwrap()
+            .len(),
+        7
+    );
     let with = |i: usize, v: Value| {
         let mut values = good();
         values[i] = v;
@@ -373,14 +379,18 @@ $paymentRequest) }"
         (with(9, s("{}")), "metadata"),
     ] {
         let shown = format!("{values:?}");
-        let e = INITIATE_HOSTED_PAYMENT.variables_in_order(values).unwrap_err();
+        let e = INITIATE_HOSTED_PAYMENT
+            .variables_in_order(values)
+            .unwrap_err();
         assert_eq!(
             (e.code, e.field.as_deref()),
             (Code::InvalidInput, Some(field)),
             "{shown}"
         );
     }
-    let e = CANCEL_HOSTED_PAYMENT.variables_in_order(vec![s(" ")]).unwrap_err();
+    let e = CANCEL_HOSTED_PAYMENT
+        .variables_in_order(vec![s(" ")])
+        .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("paymentRequest"));
 }
 
@@ -471,7 +481,11 @@ accountNumber bankName city country line1 postalCode state routingNumber status 
         &REQUEST_VIRTUAL_BANK_ACCOUNT,
         &VIRTUAL_BANK_ACCOUNT,
     ] {
-        assert!(op.secret_key && op.endpoint == Endpoint::Merchant, "{}", op.name);
+        assert!(
+            op.secret_key && op.endpoint == Endpoint::Merchant,
+            "{}",
+            op.name
+        );
         assert_eq!(
             op.retryable(),
             op.name != "RequestVirtualBankAccount",
@@ -498,7 +512,9 @@ accountNumber bankName city country line1 postalCode state routingNumber status 
     );
     // A cursor is sent exactly as given; absent, the first page.
     assert_eq!(
-        MERCHANT_CUSTOMERS.variables([("after", s(" c=1 "))]).unwrap(),
+        MERCHANT_CUSTOMERS
+            .variables([("after", s(" c=1 "))])
+            .unwrap(),
         vec![("after", s(" c=1 "))]
     );
     assert_eq!(MERCHANT_CUSTOMERS.variables([]).unwrap(), vec![]);
@@ -775,7 +791,12 @@ $paymentRequest) }"
         ),
     ];
     for (op, good, sent, bad) in cases {
-        assert_eq!(op.variables_in_order(good.clone()).unwrap(), sent, "{}", op.name);
+        assert_eq!(
+            op.variables_in_order(good.clone()).unwrap(),
+            sent,
+            "{}",
+            op.name
+        );
         for (i, value, field) in bad {
             let mut values = good.clone();
             values[i] = value;
@@ -961,11 +982,15 @@ fn mutation_values_are_checked() {
 fn values_are_checked_and_normalised() {
     let s = |v: &str| Value::Str(v.into());
     assert_eq!(
-        WITHDRAWAL_INFO.variables_in_order(vec![s("  USDC ")]).unwrap(),
+        WITHDRAWAL_INFO
+            .variables_in_order(vec![s("  USDC ")])
+            .unwrap(),
         vec![("symbol", s("USDC"))]
     );
     assert_eq!(
-        PAYMENT_METHOD_TYPES.variables_in_order(vec![s(" 2 ")]).unwrap(),
+        PAYMENT_METHOD_TYPES
+            .variables_in_order(vec![s(" 2 ")])
+            .unwrap(),
         vec![("country", s("2"))]
     );
     assert_eq!(
@@ -1061,8 +1086,14 @@ fn values_are_checked_and_normalised() {
     assert_eq!(e.field.as_deref(), Some("x"));
     let e = MARKET_RATE.variables([]).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("countryCode"));
-    let e = PAYMENT_METHOD_TYPES.variables([("country", s("2"))]).unwrap_err();
-    assert_eq!(e.field.as_deref(), Some("country"), "the caller's name is countryId");
+    let e = PAYMENT_METHOD_TYPES
+        .variables([("country", s("2"))])
+        .unwrap_err();
+    assert_eq!(
+        e.field.as_deref(),
+        Some("country"),
+        "the caller's name is countryId"
+    );
     let e = WITHDRAWAL_INFO
         .variables([("symbol", s("USDC")), ("symbol", s("ETH"))])
         .unwrap_err();
@@ -1416,10 +1447,16 @@ fn every_operation_has_a_method_in_the_rust_shell() {
 fn typescript_signature(op: &Operation) -> String {
     let required = op.args.iter().any(|a| a.ty.ends_with('!')) || op.rule != Rule::None;
     let params = match op.args {
-        [] => format!("options?: {}", op.options),
-        [arg] if op.parent.is_none() => format!("{}: string, options?: {}", arg.caller, op.options),
-        _ if required => format!("options: {}", op.options),
-        _ => format!("options?: {}", op.options),
+        [] => format!("options?: {}", op.typescript_options()),
+        [arg] if op.parent.is_none() => {
+            format!(
+                "{}: string, options?: {}",
+                arg.caller,
+                op.typescript_options()
+            )
+        }
+        _ if required => format!("options: {}", op.typescript_options()),
+        _ => format!("options?: {}", op.typescript_options()),
     };
     format!("{}({params}): Promise<{}>;", op.method, op.result)
 }
@@ -1438,13 +1475,13 @@ fn typescript_method_names_are_current() {
             .collect::<String>()
     };
     // The type names the signatures use, imported from the glue (derived from the Rust types).
-    let mut types: Vec<&str> = ALL
+    let named: Vec<String> = ALL
         .iter()
-        .flat_map(|op| {
-            [op.result, op.options]
-                .into_iter()
-                .flat_map(|t| t.split(|c: char| !c.is_ascii_alphanumeric()))
-        })
+        .flat_map(|op| [op.result.to_owned(), op.typescript_options()])
+        .collect();
+    let mut types: Vec<&str> = named
+        .iter()
+        .flat_map(|t| t.split(|c: char| !c.is_ascii_alphanumeric()))
         .filter(|t| !t.is_empty() && !["null", "boolean", "string"].contains(t))
         .collect();
     types.sort_unstable();
@@ -1535,10 +1572,14 @@ fn declared_typescript_types_are_derived_from_rust_types() {
     ]
     .join("\n");
     // The `declare`d aliases of `FieldOptions` (one type, several names).
-    let aliases = ["ProfileOptions", "WithdrawalInfoOptions", "MerchantCallOptions"];
+    let aliases = [
+        "ProfileOptions",
+        "WithdrawalInfoOptions",
+        "MerchantCallOptions",
+    ];
     let mut problems = vec![];
     for op in ALL {
-        for t in [op.result, op.options] {
+        for t in [op.result.to_owned(), op.typescript_options()] {
             for name in t.split(|c: char| !c.is_ascii_alphanumeric()) {
                 if name.is_empty() || ["null", "boolean", "string"].contains(&name) {
                     continue;

@@ -725,12 +725,13 @@ fn call_variables(op: &Operation, call: Call) -> Result<Variables, String> {
         }
     }
     // By name, as every caller passes them.
-    op.variables(call.iter().map(|(c, v)| (*c, v()))).map_err(|e| {
-        format!(
-            "{}: the sources' example is refused: {:?} {}",
-            op.name, e.field, e.message
-        )
-    })
+    op.variables(call.iter().map(|(c, v)| (*c, v())))
+        .map_err(|e| {
+            format!(
+                "{}: the sources' example is refused: {:?} {}",
+                op.name, e.field, e.message
+            )
+        })
 }
 
 /// The problems of `op`'s documented calls: each passes the client's checks, and what it

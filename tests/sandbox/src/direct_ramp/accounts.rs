@@ -138,7 +138,10 @@ impl DirectRamp {
     }
 
     /// `virtualBankAccount`: an account by its id, if any.
-    pub fn virtual_bank_account(&self, id: &str) -> Result<Option<VirtualBankAccount>, MutationError> {
+    pub fn virtual_bank_account(
+        &self,
+        id: &str,
+    ) -> Result<Option<VirtualBankAccount>, MutationError> {
         non_empty(id, "id")?;
         Ok(self
             .virtual_accounts

@@ -8,10 +8,12 @@ use crate::util::*;
 
 const CUSTOMER: &str = "mutation C($e: String!, $f: String!) { createCustomer(email: $e, firstName: $f, lastName: \"Otieno\", country: \"2\") { id } }";
 const PAGE: &str = "query P($a: String) { account { merchantCustomers(after: $a) { nodes { id email firstName lastName } pageInfo { endCursor hasNextPage } } } }";
-const BY_EMAIL: &str = "query E($e: String!) { merchantCustomer(email: $e) { id email firstName lastName } }";
+const BY_EMAIL: &str =
+    "query E($e: String!) { merchantCustomer(email: $e) { id email firstName lastName } }";
 const WITHDRAW: &str = "mutation W { withdrawOnchain(address: \"0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D\", amountUsd: \"25.00\", network: \"CELO\") { id status } }";
 const READ: &str = "query O($id: ID!) { onchainWithdrawal(id: $id) { quantity symbol network address txhash txhashUrl fee status createdAt } }";
-const REQUEST_VBA: &str = "mutation V($c: ID!) { requestVirtualBankAccount(customer: $c) { id status } }";
+const REQUEST_VBA: &str =
+    "mutation V($c: ID!) { requestVirtualBankAccount(customer: $c) { id status } }";
 const VBA: &str = "query A($id: ID!) { virtualBankAccount(id: $id) { id accountName accountNumber bankName city country line1 postalCode state routingNumber status createdAt } }";
 
 async fn secret(sb: &Sandbox, query: &str, variables: Value) -> Value {
@@ -30,9 +32,18 @@ async fn settle(sb: &Sandbox, body: Value) -> Resp {
 async fn customers_page_by_cursor_and_by_email() {
     let sb = sandbox();
     let mut ids = vec![];
-    for (e, f) in [("a@example.com", "Achieng"), ("b@example.com", "Baraka"), ("c@example.com", "Chebet")] {
+    for (e, f) in [
+        ("a@example.com", "Achieng"),
+        ("b@example.com", "Baraka"),
+        ("c@example.com", "Chebet"),
+    ] {
         let v = secret(&sb, CUSTOMER, json!({"e": e, "f": f})).await;
-        ids.push(v["data"]["createCustomer"]["id"].as_str().unwrap().to_owned());
+        ids.push(
+            v["data"]["createCustomer"]["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
     }
     let v = secret(&sb, PAGE, json!({})).await;
     let page = &v["data"]["account"]["merchantCustomers"];
@@ -61,22 +72,41 @@ async fn customers_page_by_cursor_and_by_email() {
 async fn an_onchain_withdrawal_is_read_back_and_settled() {
     let sb = sandbox();
     let v = secret(&sb, WITHDRAW, json!({})).await;
-    let id = v["data"]["withdrawOnchain"]["id"].as_str().unwrap().to_owned();
+    let id = v["data"]["withdrawOnchain"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let v = secret(&sb, READ, json!({"id": id})).await;
     let w = &v["data"]["onchainWithdrawal"];
     assert_eq!(
         (&w["status"], &w["quantity"], &w["symbol"], &w["txhash"]),
-        (&json!("pending"), &json!("25.00"), &json!("USDC"), &Value::Null),
+        (
+            &json!("pending"),
+            &json!("25.00"),
+            &json!("USDC"),
+            &Value::Null
+        ),
         "{v}"
     );
     assert_eq!(settle(&sb, json!({"withdrawal": id})).await.status, 200);
     let v = secret(&sb, READ, json!({"id": id})).await;
     let w = &v["data"]["onchainWithdrawal"];
     assert_eq!(w["status"], "completed", "{v}");
-    assert!(w["txhashUrl"].as_str().unwrap().ends_with(w["txhash"].as_str().unwrap()));
+    assert!(w["txhashUrl"]
+        .as_str()
+        .unwrap()
+        .ends_with(w["txhash"].as_str().unwrap()));
     // Settled once: again is 409; an unknown id 404.
-    assert_eq!(settle(&sb, json!({"withdrawal": id, "status": "failed"})).await.status, 409);
-    assert_eq!(settle(&sb, json!({"withdrawal": "ow_9999"})).await.status, 404);
+    assert_eq!(
+        settle(&sb, json!({"withdrawal": id, "status": "failed"}))
+            .await
+            .status,
+        409
+    );
+    assert_eq!(
+        settle(&sb, json!({"withdrawal": "ow_9999"})).await.status,
+        404
+    );
     let v = secret(&sb, READ, json!({"id": "ow_9999"})).await;
     assert_eq!(v["data"]["onchainWithdrawal"], Value::Null, "{v}");
 }
@@ -85,10 +115,19 @@ async fn an_onchain_withdrawal_is_read_back_and_settled() {
 async fn a_virtual_bank_account_per_customer() {
     let sb = sandbox();
     let v = secret(&sb, CUSTOMER, json!({"e": "d@example.com", "f": "Dalia"})).await;
-    let customer = v["data"]["createCustomer"]["id"].as_str().unwrap().to_owned();
+    let customer = v["data"]["createCustomer"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let v = secret(&sb, REQUEST_VBA, json!({"c": customer})).await;
-    let id = v["data"]["requestVirtualBankAccount"]["id"].as_str().unwrap().to_owned();
-    assert_eq!(v["data"]["requestVirtualBankAccount"]["status"], "active", "{v}");
+    let id = v["data"]["requestVirtualBankAccount"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        v["data"]["requestVirtualBankAccount"]["status"], "active",
+        "{v}"
+    );
     let v = secret(&sb, VBA, json!({"id": id})).await;
     let a = &v["data"]["virtualBankAccount"];
     assert_eq!(

@@ -5,8 +5,8 @@
 mod auth;
 mod bot;
 mod cli_binary;
-mod customers;
 mod cors_static;
+mod customers;
 mod direct_ramp;
 mod faults;
 mod merchant;
