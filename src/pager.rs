@@ -636,4 +636,88 @@ mod tests {
         assert_eq!(p.step(), Step::Done);
         assert_eq!(p.step(), Step::Done);
     }
+
+    /// A connection page: `ids` as nodes, then `pageInfo`.
+    fn connection(ids: &[&str], end: Option<&str>, more: bool) -> Json {
+        json!({"nodes": ids.iter().map(|i| json!({"id": i})).collect::<Vec<_>>(),
+               "pageInfo": {"endCursor": end, "hasNextPage": more}})
+    }
+
+    /// Drives a cursor search against pages keyed by the cursor asked for (`""` for the
+    /// first); the ids handed out and the cursors asked for.
+    fn walk(pages: &[(&str, Json)]) -> (Vec<String>, Vec<Option<String>>) {
+        let query = CursorQuery::customers(None, None).unwrap();
+        let mut s = Search::cursor(query);
+        let (mut rows, mut asked) = (vec![], vec![]);
+        for _ in 0..100 {
+            match s.step().unwrap() {
+                SearchStep::Row(r) => rows.push(r["id"].as_str().unwrap().to_owned()),
+                SearchStep::Fetch(call) => {
+                    let body: Json = serde_json::from_str(call.body()).unwrap();
+                    let after = body["variables"]["after"].as_str().map(str::to_owned);
+                    let key = after.clone().unwrap_or_default();
+                    asked.push(after);
+                    let page = pages
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, p)| p.clone());
+                    s.receive(&page.unwrap_or_else(|| connection(&[], None, false)));
+                }
+                SearchStep::Done => return (rows, asked),
+            }
+        }
+        panic!("did not finish");
+    }
+
+    #[test]
+    fn a_cursor_search_follows_end_cursor_while_has_next_page() {
+        let pages = [
+            ("", connection(&["a", "b"], Some("c1"), true)),
+            ("c1", connection(&["c", "d"], Some("c2"), true)),
+            ("c2", connection(&["e"], Some("c3"), false)),
+        ];
+        let (rows, asked) = walk(&pages);
+        assert_eq!(rows, ["a", "b", "c", "d", "e"]);
+        assert_eq!(asked, [None, Some("c1".into()), Some("c2".into())]);
+    }
+
+    #[test]
+    fn a_cursor_search_stops_at_an_empty_page_a_missing_or_repeated_cursor() {
+        // An empty page, though it says more follow.
+        let (rows, asked) = walk(&[
+            ("", connection(&["a"], Some("c1"), true)),
+            ("c1", connection(&[], Some("c2"), true)),
+        ]);
+        assert_eq!((rows.len(), asked.len()), (1, 2));
+        // More, but no cursor to ask after.
+        let (rows, asked) = walk(&[("", connection(&["a"], None, true))]);
+        assert_eq!((rows.len(), asked.len()), (1, 1));
+        // The same cursor again: a service that would loop.
+        let (rows, asked) = walk(&[
+            ("", connection(&["a"], Some("c1"), true)),
+            ("c1", connection(&["b"], Some("c1"), true)),
+        ]);
+        assert_eq!(rows, ["a", "b"]);
+        assert_eq!(asked.len(), 2);
+        // `nodes: null` is a page without rows.
+        let (rows, _) = walk(&[(
+            "",
+            json!({"nodes": null, "pageInfo": {"endCursor": null, "hasNextPage": false}}),
+        )]);
+        assert!(rows.is_empty());
+    }
+
+    #[test]
+    fn a_finished_cursor_search_asks_for_nothing() {
+        let mut s = Search::cursor(CursorQuery::customers(None, None).unwrap());
+        assert!(matches!(s.step().unwrap(), SearchStep::Fetch(_)));
+        s.receive(&connection(&["a", "b"], Some("c1"), true));
+        assert!(matches!(s.step().unwrap(), SearchStep::Row(_)));
+        s.finish();
+        assert!(matches!(s.step().unwrap(), SearchStep::Done));
+        let e = CursorQuery::customers(Some(&["a b".into()]), None)
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("fields"));
+    }
 }
