@@ -554,8 +554,9 @@ pub const PAYMENT_FIELDS: &str = "id status paymentType exchangeRate exchangeRat
 orderId source instant createdAt expiresAt expiresAtSecs reassigning reassignAfter \
 reassignAfterSecs agentCutOfFees fxSpreadRevenue";
 
-/// Default `WithdrawalInfo` selection.
-pub const WITHDRAWAL_FIELDS: &str = "symbol name icon networks addressRegex memoRegex";
+/// Default `WithdrawalInfo` selection: the official SDKs' (`name` and `icon`, which only the
+/// documentation's prose shows, are asked for with `fields`).
+pub const WITHDRAWAL_FIELDS: &str = "symbol networks addressRegex memoRegex";
 
 /// Default `P2PPaymentMethod` selection: the fields of the service contract.
 pub const PAYMENT_METHOD_FIELDS: &str =

@@ -815,10 +815,11 @@ pub struct WithdrawalInfo {
     /// e.g. `"USDC"`.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub symbol: Option<String>,
-    /// Display name.
+    /// Display name (the documentation shows it; not in the default selection: ask for it
+    /// with `fields`).
     #[serde(default)]
     pub name: Option<String>,
-    /// Icon URL.
+    /// Icon URL (as `name`: asked for with `fields`).
     #[serde(default)]
     pub icon: Option<String>,
     /// Networks it can be withdrawn on.

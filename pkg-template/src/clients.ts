@@ -189,9 +189,10 @@ export class BotClient {
   }
 
   /**
-   * Withdrawal information for a coin such as `"USDC"` (its name, icon, networks and the
-   * address and memo patterns), or `null` when the service does not know the symbol. The
-   * symbol is trimmed and must not be empty (`invalid_input`, field `symbol`).
+   * Withdrawal information for a coin such as `"USDC"` (its networks and the address and memo
+   * patterns, as the official SDKs select them; its `name` and `icon`, which the documentation
+   * shows, with `fields`), or `null` when the service does not know the symbol. The symbol is
+   * trimmed and must not be empty (`invalid_input`, field `symbol`).
    */
   withdrawalInfo(symbol: string, options?: WithdrawalInfoOptions): Promise<WithdrawalInfo | null> {
     return BotClient.#call(this, "withdrawalInfo", symbol, options);

@@ -213,12 +213,15 @@ fn reads_are_retried_and_shapes_checked() {
         .http(200, r#"{"data":{"availableCountries":{"id":"1"}}}"#);
     let e = block_on(c.available_countries(FieldOptions::default())).unwrap_err();
     assert_eq!(e.code, Code::Decode);
-    // A `Decimal` may come as a JSON number (the service's sources show both): the Rust API
-    // hands out its decimal text.
+    // A decimal may come as a number (the service's sources show both): read as its text.
     c.transport()
         .http(200, r#"{"data":{"account":{"accountBalance":1520.5}}}"#);
     let a = block_on(c.account(FieldOptions::default())).unwrap();
     assert_eq!(a.account_balance.as_deref(), Some("1520.5"));
+    c.transport()
+        .http(200, r#"{"data":{"account":{"accountBalance":true}}}"#);
+    let e = block_on(c.account(FieldOptions::default())).unwrap_err();
+    assert_eq!(e.code, Code::Decode, "a boolean is no decimal");
 }
 
 #[test]

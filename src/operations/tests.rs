@@ -25,8 +25,8 @@ reassignAfter reassignAfterSecs agentCutOfFees fxSpreadRevenue } pagination { pa
     );
     assert_eq!(
         WITHDRAWAL_INFO.document(WITHDRAWAL_INFO.fields),
-        "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { symbol name icon \
-networks addressRegex memoRegex } }"
+        "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { symbol networks \
+addressRegex memoRegex } }"
     );
 }
 

@@ -65,14 +65,16 @@ export function createContext({ activity, sandbox }) {
      * The order fields to ask for: `ORDER_FIELDS` with `ORDER_EXTRAS` where the service has them
      * (the sandbox; any other service is asked once, by a one-row probe), else `ORDER_FIELDS`
      * alone, so every panel works against a service without the extras (their cells show "—").
-     * Remembered per connection.
+     * Through the server proxy, `ORDER_FIELDS` alone: the package's proxy lets through only
+     * the selections the package knows. Remembered per connection.
      * @returns {Promise<string[]>}
      */
     async orderFields() {
       const key = `${ctx.conn.endpoint || ""} ${ctx.conn.baseUrl} ${!!sandbox.info}`;
       if (extras.key !== key) {
         extras.key = key;
-        extras.answer = sandbox.info ? Promise.resolve(true) : probeExtras();
+        extras.answer = ctx.conn.endpoint ? Promise.resolve(false)
+          : sandbox.info ? Promise.resolve(true) : probeExtras();
       }
       return (await extras.answer) ? [...ORDER_FIELDS, ...ORDER_EXTRAS] : ORDER_FIELDS;
     },
