@@ -364,17 +364,6 @@ pub fn decimal(field: &str, value: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// An absolute `https:` URL (a receipt): a host, no credentials, no spaces or control
-/// characters.
-pub fn https_url(field: &str, value: &str) -> Result<(), Error> {
-    if crate::config::strip_prefix_ci(value, "https://").is_none() {
-        let mut m = String::from(field);
-        m.push_str(" must be an absolute https: URL");
-        return Err(Error::invalid(field, m));
-    }
-    crate::config::check_absolute_url(field, value, true)
-}
-
 /// An onchain transaction hash, in one of the shapes the chains the ramp serves write it:
 ///
 /// * `0x` and 64 hex digits: EVM chains (Ethereum, Base, Optimism, Celo...);
@@ -421,15 +410,17 @@ pub fn email(field: &str, value: &str) -> Result<(), Error> {
     Err(Error::invalid(field, m))
 }
 
-/// An ISO 4217 currency code: three ASCII letters, returned upper-case.
+/// A `P2PPaymentCurrency` (the currency an amount is given in): `usd` or `local_currency`,
+/// exactly, the only values the service's sources show; sent as given, never re-cased (`USD`
+/// is not a value of the service's enum, and an ISO 4217 code such as `NGN` is not either).
 #[cfg(any(feature = "server", not(feature = "npm")))]
-pub fn currency(field: &str, value: &str) -> Result<String, Error> {
-    if value.len() != 3 || !value.bytes().all(|b| b.is_ascii_alphabetic()) {
-        let mut m = String::from(field);
-        m.push_str(" must be a 3-letter ISO 4217 code such as \"NGN\"");
-        return Err(Error::invalid(field, m));
+pub fn currency(field: &str, value: &str) -> Result<(), Error> {
+    if value == "usd" || value == "local_currency" {
+        return Ok(());
     }
-    Ok(value.to_ascii_uppercase())
+    let mut m = String::from(field);
+    m.push_str(" must be \"usd\" or \"local_currency\"");
+    Err(Error::invalid(field, m))
 }
 
 /// A payment type: `deposit` or `withdrawal`, exactly.
@@ -460,15 +451,38 @@ pub fn phone_number<'a>(field: &str, value: &'a str) -> Result<&'a str, Error> {
     Err(Error::invalid(field, m))
 }
 
-/// Who a payment method belongs to: `personal` or `business`, exactly.
+/// Who a payment method belongs to (`P2PPaymentMethodOwnership`): `first_party` or
+/// `third_party`, exactly.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub fn ownership(field: &str, value: &str) -> Result<(), Error> {
-    if value == "personal" || value == "business" {
+    if value == "first_party" || value == "third_party" {
         return Ok(());
     }
     let mut m = String::from(field);
-    m.push_str(" must be \"personal\" or \"business\"");
+    m.push_str(" must be \"first_party\" or \"third_party\"");
     Err(Error::invalid(field, m))
+}
+
+/// Where an onchain deposit's crypto goes (`OnchainTransferInfo`): `address`,
+/// `cryptocurrency` and `network` each not blank; sent exactly as given (the sources write
+/// `usd_tether` and `celo` lower-case: never re-cased). A refusal names the member, e.g.
+/// `onchainTransferInfo.network`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub fn onchain_transfer_info(
+    field: &str,
+    info: &crate::types::OnchainTransferInfo,
+) -> Result<(), Error> {
+    for (name, value) in [
+        ("address", &info.address),
+        ("cryptocurrency", &info.cryptocurrency),
+        ("network", &info.network),
+    ] {
+        non_empty(&format!("{field}.{name}"), value)?;
+        if value.len() > MAX_TEXT_LEN as usize {
+            return Err(too_long(&format!("{field}.{name}"), MAX_TEXT_LEN));
+        }
+    }
+    Ok(())
 }
 
 /// Most `{ identifier, value }` pairs an `addPaymentMethod` call sends.

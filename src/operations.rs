@@ -1,6 +1,6 @@
 //! One declaration per built-in operation: the single source of every document, selection
-//! check, request body and shape check, and of the native test that checks them all against
-//! the sandbox's schema (`tests/sandbox/schema/*.graphql`).
+//! check, request body and shape check, and of the native conformance test that checks them
+//! all against the service's observed schema (`docs/service.graphql`, the contract).
 //!
 //! An [`Operation`] says which endpoint serves it, whether it is a query or a mutation (only
 //! queries are ever retried), its root field and arguments (GraphQL name and type, the name
@@ -80,8 +80,9 @@ pub enum Check {
     Decimal,
     /// An optional `Decimal` ([`inputs::decimal`]).
     OptDecimal,
-    /// An optional absolute `https:` URL ([`inputs::https_url`]).
-    OptHttpsUrl,
+    /// An optional text: not blank when given, sent exactly as given ([`inputs::non_empty`]):
+    /// a receipt ("a receipt URL or reference"), a reference.
+    OptText,
     /// An onchain transaction hash: `0x` + 64 hex, 64 hex, or 43 to 88 base58 characters
     /// ([`inputs::transaction_hash`]).
     TransactionHash,
@@ -94,7 +95,8 @@ pub enum Check {
     /// `deposit` or `withdrawal` ([`inputs::payment_type`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     PaymentType,
-    /// An optional ISO 4217 code, sent upper-case ([`inputs::currency`]).
+    /// An optional `P2PPaymentCurrency`: `usd` or `local_currency`, sent exactly as given
+    /// ([`inputs::currency`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     OptCurrency,
     /// An optional absolute `http(s):` URL ([`inputs::http_url`]).
@@ -103,7 +105,8 @@ pub enum Check {
     /// An optional JSON object (`metadata`), sent as it is.
     #[cfg(any(feature = "server", not(feature = "npm")))]
     OptJsonObject,
-    /// An ISO 4217 code, required, sent upper-case ([`inputs::currency`]).
+    /// A `P2PPaymentCurrency`, required: `usd` or `local_currency`, sent exactly as given
+    /// ([`inputs::currency`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     Currency,
     /// An optional `deposit` or `withdrawal` ([`inputs::payment_type`]).
@@ -112,15 +115,11 @@ pub enum Check {
     /// An optional ISO 3166-1 alpha-2 code, sent upper-case ([`inputs::country_code`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     OptCountryCode,
-    /// An optional reference: not blank when given, sent exactly as given
-    /// ([`inputs::reference`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
-    OptReference,
     /// An optional phone number: an optional `+`, then 7 to 15 digits, spaces or hyphens
     /// between them; sent trimmed ([`inputs::phone_number`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     OptPhoneNumber,
-    /// An optional payment method ownership: `personal` or `business`
+    /// An optional `P2PPaymentMethodOwnership`: `first_party` or `third_party`
     /// ([`inputs::ownership`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     OptOwnership,
@@ -128,6 +127,10 @@ pub enum Check {
     /// [`inputs::MAX_FIELD_INPUTS`], each part not blank ([`inputs::field_inputs`]).
     #[cfg(any(feature = "server", not(feature = "npm")))]
     FieldInputs,
+    /// An optional `OnchainTransferInfo` input object: `{ address, cryptocurrency, network }`,
+    /// each not blank, sent exactly as given ([`inputs::onchain_transfer_info`]).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OptOnchainTransferInfo,
 }
 
 /// A rule over several arguments, checked after each argument's own [`Check`].
@@ -218,6 +221,10 @@ pub enum Value {
     /// checked is what is sent.
     #[cfg(any(feature = "server", not(feature = "npm")))]
     FieldInputs(Vec<crate::types::PaymentMethodFieldInput>),
+    /// Where an onchain deposit's crypto goes (`initiateRampQuoteDeposit`): a copy, so what
+    /// is checked is what is sent.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    OnchainTransferInfo(crate::types::OnchainTransferInfo),
 }
 
 /// Checked variables, by GraphQL name; unset optional arguments are left out.
@@ -358,8 +365,8 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
             inputs::decimal(arg.caller, &s)?;
             Value::Str(s)
         }
-        (Check::OptHttpsUrl, Value::Str(s)) => {
-            inputs::https_url(arg.caller, &s)?;
+        (Check::OptText, Value::Str(s)) => {
+            inputs::non_empty(arg.caller, &s)?;
             Value::Str(s)
         }
         (Check::TransactionHash, Value::Str(s)) => {
@@ -367,7 +374,7 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
             Value::Str(s)
         }
         (
-            Check::PerPage | Check::Filter | Check::OptId | Check::OptDecimal | Check::OptHttpsUrl,
+            Check::PerPage | Check::Filter | Check::OptId | Check::OptDecimal | Check::OptText,
             Value::Null,
         ) => return Ok(None),
         (Check::Filter, Value::Filter(f)) => {
@@ -398,7 +405,10 @@ fn secret_key_check(arg: &Arg, check: Check, value: Value) -> Result<Option<Valu
             inputs::payment_type(arg.caller, &s)?;
             Value::Str(s)
         }
-        (Check::OptCurrency, Value::Str(s)) => Value::Str(inputs::currency(arg.caller, &s)?),
+        (Check::OptCurrency | Check::Currency, Value::Str(s)) => {
+            inputs::currency(arg.caller, &s)?;
+            Value::Str(s)
+        }
         (Check::OptHttpUrl, Value::Str(s)) => {
             inputs::http_url(arg.caller, &s)?;
             Value::Str(s)
@@ -406,17 +416,12 @@ fn secret_key_check(arg: &Arg, check: Check, value: Value) -> Result<Option<Valu
         (Check::OptJsonObject, Value::Json(v)) if crate::json::JsonValue::is_object(&v) => {
             Value::Json(v)
         }
-        (Check::Currency, Value::Str(s)) => Value::Str(inputs::currency(arg.caller, &s)?),
         (Check::OptPaymentType, Value::Str(s)) => {
             inputs::payment_type(arg.caller, &s)?;
             Value::Str(s)
         }
         (Check::OptCountryCode, Value::Str(s)) => {
             Value::Str(inputs::country_code_of(arg.caller, &s)?)
-        }
-        (Check::OptReference, Value::Str(s)) => {
-            inputs::non_empty(arg.caller, &s)?;
-            Value::Str(s)
         }
         (Check::OptPhoneNumber, Value::Str(s)) => {
             Value::Str(inputs::phone_number(arg.caller, &s)?.to_owned())
@@ -428,15 +433,19 @@ fn secret_key_check(arg: &Arg, check: Check, value: Value) -> Result<Option<Valu
         (Check::FieldInputs, Value::FieldInputs(list)) => {
             Value::FieldInputs(inputs::field_inputs(arg.caller, list)?)
         }
+        (Check::OptOnchainTransferInfo, Value::OnchainTransferInfo(info)) => {
+            inputs::onchain_transfer_info(arg.caller, &info)?;
+            Value::OnchainTransferInfo(info)
+        }
         (
             Check::OptCurrency
             | Check::OptHttpUrl
             | Check::OptJsonObject
             | Check::OptPaymentType
             | Check::OptCountryCode
-            | Check::OptReference
             | Check::OptPhoneNumber
-            | Check::OptOwnership,
+            | Check::OptOwnership
+            | Check::OptOnchainTransferInfo,
             Value::Null,
         ) => return Ok(None),
         _ => return Err(wrong_type(arg)),
@@ -478,14 +487,16 @@ usedCreditLine depositMargin withdrawalMargin averageDepositRate averageWithdraw
 depositsCompleted withdrawalsCompleted totalDepositFiatAmount totalDepositUsdAmount \
 totalWithdrawalFiatAmount totalWithdrawalUsdAmount enforceReceiptUpload";
 
-/// Default `P2PPayment` selection: every observed field, plus `paymentMethod amountLocal
-/// amountUsd currency` (not in the observed schema; pass `fields` if the service lacks them).
+/// Default `P2PPayment` selection: the 16 fields the service's sources show (both official
+/// SDKs select exactly these; `docs/service.graphql`). Amounts, currency and payment method
+/// are not among them: a caller whose service has such fields names them in `fields`.
 pub const PAYMENT_FIELDS: &str = "id status paymentType exchangeRate exchangeRateMinusSurcharge \
 orderId source instant createdAt expiresAt expiresAtSecs reassigning reassignAfter \
-reassignAfterSecs agentCutOfFees fxSpreadRevenue paymentMethod amountLocal amountUsd currency";
+reassignAfterSecs agentCutOfFees fxSpreadRevenue";
 
-/// Default `WithdrawalInfo` selection.
-pub const WITHDRAWAL_FIELDS: &str = "symbol name icon networks addressRegex memoRegex";
+/// Default `WithdrawalInfo` selection: the official SDKs' (`name` and `icon`, which only the
+/// documentation's prose shows, are asked for with `fields`).
+pub const WITHDRAWAL_FIELDS: &str = "symbol networks addressRegex memoRegex";
 
 /// Default `P2PPaymentMethod` selection: the fields of the service contract.
 pub const PAYMENT_METHOD_FIELDS: &str =
@@ -666,14 +677,14 @@ pub const MARK_DEPOSIT_AS_RECEIVED: Operation = Operation {
 };
 
 /// `markWithdrawalAsPaid(p2pPayment: ID!, paymentMethod: ID!, receipt: String): Boolean`
-/// (bot mutation); `receipt` is an absolute `https:` URL.
+/// (bot mutation); `receipt` is "a receipt URL or reference": any text, not blank.
 pub const MARK_WITHDRAWAL_AS_PAID: Operation = Operation {
     name: "MarkWithdrawalAsPaid",
     field: "markWithdrawalAsPaid",
     args: &[
         arg("p2pPayment", "ID!", "p2pPayment", Check::Id),
         arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
-        arg("receipt", "String", "receipt", Check::OptHttpsUrl),
+        arg("receipt", "String", "receipt", Check::OptText),
     ],
     method: "markWithdrawalAsPaid",
     ..BOT_MUTATION
@@ -789,7 +800,7 @@ pub const INITIATE_HOSTED_PAYMENT: Operation = Operation {
 };
 
 /// `cancelHostedPayment(paymentRequest: ID!): Boolean` (merchant mutation, secret key
-/// *(observed)*): created or picked_up → canceled.
+/// *(observed)*): created → canceled (only while `created`).
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
     name: "CancelHostedPayment",
@@ -834,8 +845,8 @@ pub const QUOTE_PAYMENT_FIELDS: &str =
 
 /// `rampQuote(customer: ID!, amount: Decimal!, currency: P2PPaymentCurrency!, paymentType:
 /// PaymentTypeType, paymentMethodType: String!, country: String): RampQuote!` (merchant query,
-/// secret key *(observed)*; the result type is the sandbox's): the rate a customer gets for
-/// `amount` of `currency`, valid until the quote's `expiresAt`. A read, so retried.
+/// secret key *(observed)*): the rate a customer gets for `amount` of `currency` (`usd` or
+/// `local_currency`), valid 30 to 180 seconds. A read, so retried.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const RAMP_QUOTE: Operation = Operation {
     name: "RampQuote",
@@ -873,8 +884,9 @@ pub const RAMP_QUOTE: Operation = Operation {
 };
 
 /// `refreshRampQuote(rampQuote: ID!, amount: Decimal): RampQuote!` (merchant query, secret
-/// key *(observed)*; the result type is the sandbox's): the same quote with a fresh rate and
-/// expiry (and `amount`, when given).
+/// key *(observed)*; the documentation prints it as a mutation, the SDKs send a query): the
+/// same quote with a fresh rate (and `amount`, when given). No source shows an expiry on a
+/// quote: it stays valid 30 to 180 seconds.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const REFRESH_RAMP_QUOTE: Operation = Operation {
     name: "RefreshRampQuote",
@@ -885,7 +897,7 @@ pub const REFRESH_RAMP_QUOTE: Operation = Operation {
         arg("amount", "Decimal", "amount", Check::OptDecimal),
     ],
     returns: "RampQuote!",
-    fields: "id exchangeRate paymentType expiresAt",
+    fields: RAMP_QUOTE_FIELDS,
     method: "refreshRampQuote",
     result: "RampQuote",
     secret_key: true,
@@ -893,8 +905,8 @@ pub const REFRESH_RAMP_QUOTE: Operation = Operation {
 };
 
 /// `createCustomer(email: String!, firstName: String!, lastName: String!, country: ID!):
-/// Customer` (merchant mutation, secret key *(observed)*; the argument and result types
-/// but `country`'s are the sandbox's): a customer of the direct ramp.
+/// Customer` (merchant mutation, secret key *(observed)*): a customer of the direct ramp;
+/// its `country` is an object (`{ id name code }`).
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const CREATE_CUSTOMER: Operation = Operation {
     name: "CreateCustomer",
@@ -909,7 +921,7 @@ pub const CREATE_CUSTOMER: Operation = Operation {
         arg("country", "ID!", "country", Check::Id),
     ],
     returns: "Customer",
-    fields: "id email firstName lastName country",
+    fields: "id email firstName lastName country { id name code }",
     method: "createCustomer",
     result: "Customer",
     secret_key: true,
@@ -918,8 +930,8 @@ pub const CREATE_CUSTOMER: Operation = Operation {
 
 /// `addPaymentMethod(customer: ID!, paymentMethodType: String!, fields:
 /// [P2PPaymentMethodFieldInput!]!, ownership: P2PPaymentMethodOwnership):
-/// CustomerPaymentMethod` (merchant mutation, secret key *(observed)*; the input, enum and
-/// result types are the sandbox's): a customer's bank account or mobile-money wallet, to
+/// CustomerPaymentMethod` (merchant mutation, secret key *(observed)*; `ownership` is
+/// `first_party` or `third_party`): a customer's bank account or mobile-money wallet, to
 /// withdraw to. Callers pass `fields` as `fieldValues` (`fields` selects the result's).
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const ADD_PAYMENT_METHOD: Operation = Operation {
@@ -949,7 +961,7 @@ pub const ADD_PAYMENT_METHOD: Operation = Operation {
         ),
     ],
     returns: "CustomerPaymentMethod",
-    fields: "id paymentMethodType displayValue ownership",
+    fields: "id value fields { identifier value }",
     method: "addPaymentMethod",
     result: "CustomerPaymentMethod",
     secret_key: true,
@@ -957,10 +969,9 @@ pub const ADD_PAYMENT_METHOD: Operation = Operation {
 };
 
 /// `initiateRampQuoteDeposit(rampQuote: ID!, reference: String, phoneNumber: String,
-/// bankAccountNumber: String, onchainTransferInfo: JSON): QuotePaymentRequest` (merchant
-/// mutation, secret key *(observed)*; the optional arguments' types and the result type are
-/// the sandbox's): a deposit at a quote's rate; the customer pays an agent (see
-/// `paymentDetails`), then [`MARK_DEPOSIT_AS_PAID`].
+/// bankAccountNumber: String, onchainTransferInfo: OnchainTransferInfo): QuotePaymentRequest`
+/// (merchant mutation, secret key *(observed)*): a deposit at a quote's rate, `pending`; the
+/// customer pays an agent (see `paymentDetails`), then [`MARK_DEPOSIT_AS_PAID`].
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
     name: "InitiateRampQuoteDeposit",
@@ -969,7 +980,7 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
     field: "initiateRampQuoteDeposit",
     args: &[
         arg("rampQuote", "ID!", "rampQuote", Check::Id),
-        arg("reference", "String", "reference", Check::OptReference),
+        arg("reference", "String", "reference", Check::OptText),
         arg(
             "phoneNumber",
             "String",
@@ -984,9 +995,9 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
         ),
         arg(
             "onchainTransferInfo",
-            "JSON",
+            "OnchainTransferInfo",
             "onchainTransferInfo",
-            Check::OptJsonObject,
+            Check::OptOnchainTransferInfo,
         ),
     ],
     returns: "QuotePaymentRequest",
@@ -998,9 +1009,9 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
 };
 
 /// `initiateRampQuoteWithdrawal(rampQuote: ID!, paymentMethod: ID!, reference: String):
-/// QuotePaymentRequest` (merchant mutation, secret key *(observed)*; `reference`'s type and
-/// the result type are the sandbox's): a withdrawal at a quote's rate to one of the
-/// customer's payment methods; an agent pays it, then [`MARK_WITHDRAWAL_AS_RECEIVED`].
+/// QuotePaymentRequest` (merchant mutation, secret key *(observed)*): a withdrawal at a
+/// quote's rate to one of the customer's payment methods, starting `picked_up`; an agent pays
+/// it, then [`MARK_WITHDRAWAL_AS_RECEIVED`].
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
     name: "InitiateRampQuoteWithdrawal",
@@ -1010,7 +1021,7 @@ pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
     args: &[
         arg("rampQuote", "ID!", "rampQuote", Check::Id),
         arg("paymentMethod", "ID!", "paymentMethod", Check::Id),
-        arg("reference", "String", "reference", Check::OptReference),
+        arg("reference", "String", "reference", Check::OptText),
     ],
     returns: "QuotePaymentRequest",
     fields: QUOTE_PAYMENT_FIELDS,
@@ -1021,8 +1032,8 @@ pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
 };
 
 /// `markDepositAsPaid(paymentRequest: ID!, receipt: String): Boolean` (merchant mutation,
-/// secret key *(observed)*; the result type is the sandbox's): the customer paid the
-/// agent; `receipt` is an absolute `https:` URL (the sandbox's assumption).
+/// secret key *(observed)*): the customer paid the agent (pending → paid); `receipt`, when
+/// given, is any text (a receipt URL or reference), not blank.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
     name: "MarkDepositAsPaid",
@@ -1030,7 +1041,7 @@ pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
     field: "markDepositAsPaid",
     args: &[
         arg("paymentRequest", "ID!", "paymentRequest", Check::Id),
-        arg("receipt", "String", "receipt", Check::OptHttpsUrl),
+        arg("receipt", "String", "receipt", Check::OptText),
     ],
     method: "markDepositAsPaid",
     secret_key: true,
@@ -1038,8 +1049,7 @@ pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
 };
 
 /// `markWithdrawalAsReceived(paymentRequest: ID!): Boolean` (merchant mutation, secret key
-/// *(observed)*; the result type is the sandbox's): the customer received the agent's
-/// payment.
+/// *(observed)*): the customer received the agent's payment (picked_up → completed).
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
     name: "MarkWithdrawalAsReceived",
@@ -1052,7 +1062,7 @@ pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
 };
 
 /// `cancelDeposit(paymentRequest: ID!): Boolean` (merchant mutation, secret key
-/// *(observed)*; the result type is the sandbox's): a deposit not paid yet → canceled.
+/// *(observed)*): a deposit not paid yet (`pending`) → canceled.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub const CANCEL_DEPOSIT: Operation = Operation {
     name: "CancelDeposit",

@@ -613,12 +613,16 @@ fn variable_values(
             (Check::FieldInputs, Some(JsonValue::Array(items))) => {
                 Value::FieldInputs(field_inputs(items).ok_or_else(wrong)?)
             }
+            (Check::OptOnchainTransferInfo, Some(JsonValue::Object(members))) => {
+                Value::OnchainTransferInfo(onchain_transfer_info(members).ok_or_else(wrong)?)
+            }
             (
                 Check::Page
                 | Check::PerPage
                 | Check::Filter
                 | Check::OptJsonObject
-                | Check::FieldInputs,
+                | Check::FieldInputs
+                | Check::OptOnchainTransferInfo,
                 Some(_),
             ) => return Err(wrong()),
             (_, Some(JsonValue::String(s))) => Value::Str(s),
@@ -627,6 +631,23 @@ fn variable_values(
         out.push(value);
     }
     Ok(out)
+}
+
+/// `initiateRampQuoteDeposit`'s `onchainTransferInfo` from JSON: exactly the three string
+/// members `address`, `cryptocurrency` and `network`; `None` otherwise.
+fn onchain_transfer_info(
+    mut members: Map<String, JsonValue>,
+) -> Option<crate::types::OnchainTransferInfo> {
+    let mut take = |key: &str| match members.remove(key) {
+        Some(JsonValue::String(s)) => Some(s),
+        _ => None,
+    };
+    let info = crate::types::OnchainTransferInfo {
+        address: take("address")?,
+        cryptocurrency: take("cryptocurrency")?,
+        network: take("network")?,
+    };
+    members.is_empty().then_some(info)
 }
 
 /// `addPaymentMethod`'s `fields` from JSON: objects with exactly the two string members

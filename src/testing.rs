@@ -215,23 +215,29 @@ pub fn sample(op: &Operation, arg: &Arg) -> Value {
         Check::OptId if second_of_pair => Value::Null,
         Check::OptId => Value::Str("pm-1".into()),
         Check::Decimal | Check::OptDecimal => Value::Str("12.5".into()),
-        Check::OptHttpsUrl => Value::Str("https://example.com/r.png".into()),
+        Check::OptText => Value::Str("RCPT-2024-0042".into()),
         Check::TransactionHash => Value::Str(format!("0x{}", "ab".repeat(32))),
         Check::Email => Value::Str("ada@example.com".into()),
         Check::Name => Value::Str("Ada".into()),
         Check::PaymentType => Value::Str("deposit".into()),
-        Check::OptCurrency => Value::Str("NGN".into()),
+        Check::OptCurrency => Value::Str("usd".into()),
         Check::OptHttpUrl => Value::Str("https://example.com/done".into()),
         Check::OptJsonObject => Value::Json(serde_json::json!({ "order": "42" })),
-        Check::Currency => Value::Str("NGN".into()),
+        Check::Currency => Value::Str("local_currency".into()),
         Check::OptPaymentType => Value::Str("withdrawal".into()),
         Check::OptCountryCode => Value::Str("NG".into()),
-        Check::OptReference => Value::Str("order-42".into()),
         Check::OptPhoneNumber => Value::Str("+254712345678".into()),
-        Check::OptOwnership => Value::Str("personal".into()),
+        Check::OptOwnership => Value::Str("first_party".into()),
         Check::FieldInputs => Value::FieldInputs(vec![crate::types::PaymentMethodFieldInput {
             identifier: "accountNumber".into(),
             value: "0123456789".into(),
         }]),
+        Check::OptOnchainTransferInfo => {
+            Value::OnchainTransferInfo(crate::types::OnchainTransferInfo {
+                address: format!("0x{}", "ab".repeat(20)),
+                cryptocurrency: "usd_tether".into(),
+                network: "celo".into(),
+            })
+        }
     }
 }

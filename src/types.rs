@@ -202,8 +202,8 @@ pub struct ConfirmUntilSettledArgs {
 /// a customer. Sent once, never retried. `reference` is your idempotency key: after
 /// `outcome_unknown`, read the payment back with `paymentRequest(reference)` instead of
 /// creating a second one. Refused before sending (`invalid_input`, naming the option): an
-/// `amount` that is not non-negative decimal text, a `currency` that is not 3 letters, a
-/// `countryCode` that is not 2 letters, an `email` not shaped as one, a `paymentType` other
+/// `amount` that is not non-negative decimal text, a `currency` other than `usd` /
+/// `local_currency`, a `countryCode` that is not 2 letters, an `email` not shaped as one, a `paymentType` other
 /// than `deposit` / `withdrawal`, a blank `reference`, `firstName` or `lastName`, a
 /// `redirectUrl` that is not absolute http(s), a `metadata` that is not a plain object.
 #[derive(Clone, Default)]
@@ -213,8 +213,12 @@ pub struct ConfirmUntilSettledArgs {
 pub struct InitiateHostedPaymentArgs {
     /// The amount, decimal text such as `"25000.00"` (never a float).
     pub amount: String,
-    /// ISO 4217 code of the amount's currency (sent upper-case).
-    #[cfg_attr(feature = "typescript", tsify(optional))]
+    /// The currency `amount` is in: `"usd"` (the service's default) or `"local_currency"` (the
+    /// service's enum `P2PPaymentCurrency`; sent exactly as given).
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "\"usd\" | \"local_currency\"")
+    )]
     pub currency: Option<String>,
     /// ISO 3166-1 alpha-2 code of the customer's country (sent upper-case).
     pub country_code: String,
@@ -290,11 +294,11 @@ pub struct PaymentMethodFieldInput {
 }
 
 /// Options of `rampQuote()` (secret key, on a server): the rate `customer` gets for `amount` of
-/// `currency`, by `paymentMethodType`, valid until the quote expires. A read: retried like
-/// every query. Refused before sending (`invalid_input`, naming the option): a blank `customer`
-/// or `paymentMethodType`, an `amount` that is not non-negative decimal text, a `currency` that
-/// is not 3 letters, a `paymentType` other than `deposit` / `withdrawal`, a `country` that is
-/// not 2 letters.
+/// `currency`, by `paymentMethodType`, valid 30 to 180 seconds. A read: retried like every
+/// query. Refused before sending (`invalid_input`, naming the option): a blank `customer` or
+/// `paymentMethodType`, an `amount` that is not non-negative decimal text, a `currency` other
+/// than `usd` / `local_currency`, a `paymentType` other than `deposit` / `withdrawal`, a
+/// `country` that is not 2 letters.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -304,7 +308,9 @@ pub struct RampQuoteArgs {
     pub customer: String,
     /// The amount, decimal text such as `"25000.00"`, in `currency`.
     pub amount: String,
-    /// ISO 4217 code of the amount's currency (sent upper-case).
+    /// The currency `amount` is in: `"usd"` or `"local_currency"` (the service's enum
+    /// `P2PPaymentCurrency`; sent exactly as given).
+    #[cfg_attr(feature = "typescript", tsify(type = "\"usd\" | \"local_currency\""))]
     pub currency: String,
     /// `"deposit"` (the service's default) or `"withdrawal"`.
     #[cfg_attr(
@@ -325,8 +331,8 @@ pub struct RampQuoteArgs {
     pub signal: Option<Signal>,
 }
 
-/// Options of `refreshRampQuote()` (secret key): the same quote with a fresh rate and
-/// expiry. A read: retried like every query. Refused before sending: a blank `rampQuote`, an
+/// Options of `refreshRampQuote()` (secret key): the same quote at a fresh rate, valid
+/// again. A read: retried like every query. Refused before sending: a blank `rampQuote`, an
 /// `amount` that is not non-negative decimal text.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
@@ -338,7 +344,7 @@ pub struct RefreshRampQuoteArgs {
     /// A new amount (decimal text) in the quote's currency; the quote's own when absent.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub amount: Option<String>,
-    /// `RampQuote` fields to select instead of `id exchangeRate paymentType expiresAt`.
+    /// `RampQuote` fields to select instead of `id exchangeRate paymentType`.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call at once (code `aborted`).
@@ -362,7 +368,8 @@ pub struct CreateCustomerArgs {
     pub last_name: String,
     /// The customer's country: a `Country.id` from `availableCountries()` (trimmed).
     pub country: String,
-    /// `Customer` fields to select instead of `id email firstName lastName country`.
+    /// `Customer` fields to select instead of `id email firstName lastName country { id
+    /// name code }`.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -373,7 +380,8 @@ pub struct CreateCustomerArgs {
 /// Options of `addPaymentMethod()` (secret key): a customer's bank account or mobile-money
 /// wallet. Sent once, never retried. Refused before sending: a blank `customer` or
 /// `paymentMethodType`, a `fieldValues` that is not 1 to 32 `{ identifier, value }` with
-/// neither blank (nor an identifier twice), an `ownership` other than `personal` / `business`.
+/// neither blank (nor an identifier twice), an `ownership` other than `first_party` /
+/// `third_party`.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -390,14 +398,14 @@ pub struct AddPaymentMethodArgs {
         tsify(type = "readonly PaymentMethodFieldInput[]")
     )]
     pub field_values: Vec<PaymentMethodFieldInput>,
-    /// `"personal"` or `"business"`.
+    /// Whose account it is: `"first_party"` (the customer's own) or `"third_party"`.
     #[cfg_attr(
         feature = "typescript",
-        tsify(optional, type = "\"personal\" | \"business\"")
+        tsify(optional, type = "\"first_party\" | \"third_party\"")
     )]
     pub ownership: Option<String>,
-    /// `CustomerPaymentMethod` fields to select instead of `id paymentMethodType displayValue
-    /// ownership`.
+    /// `CustomerPaymentMethod` fields to select instead of `id value fields { identifier
+    /// value }`.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -409,7 +417,8 @@ pub struct AddPaymentMethodArgs {
 /// once, never retried: after `outcome_unknown`, do not start another deposit on the same
 /// quote (the service refuses a used quote; get a new one). Refused before sending: a blank
 /// `rampQuote`, `reference` or `bankAccountNumber`, a `phoneNumber` that is not 7 to 15
-/// digits, an `onchainTransferInfo` that is not a plain object.
+/// digits, an `onchainTransferInfo` that is not `{ address, cryptocurrency, network }` with
+/// none blank.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -429,18 +438,30 @@ pub struct InitiateRampQuoteDepositArgs {
     /// The customer's bank account number (bank transfers; trimmed).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub bank_account_number: Option<String>,
-    /// Where the stablecoins go onchain, a plain object (e.g. `{ address, network }`).
-    #[cfg_attr(
-        feature = "typescript",
-        tsify(optional, type = "{ readonly [key: string]: unknown }")
-    )]
-    pub onchain_transfer_info: Option<Json>,
+    /// Where the stablecoins go onchain (the service's input `OnchainTransferInfo`).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub onchain_transfer_info: Option<OnchainTransferInfo>,
     /// `QuotePaymentRequest` fields to select instead of the default.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
     pub fields: Option<Vec<String>>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
+}
+
+/// Where an onchain deposit's crypto goes (the service's input `OnchainTransferInfo`), e.g.
+/// `{ address: "0x…", cryptocurrency: "usd_tether", network: "celo" }`. Each member is sent
+/// exactly as given (never re-cased) and must not be blank.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct OnchainTransferInfo {
+    /// The destination address, e.g. `"0x…"`.
+    pub address: String,
+    /// The coin, as the service names it, e.g. `"usd_tether"`.
+    pub cryptocurrency: String,
+    /// The network, as the service names it, e.g. `"celo"`.
+    pub network: String,
 }
 
 /// Options of `initiateRampQuoteWithdrawal()` (secret key): a withdrawal at a quote's rate to
@@ -470,8 +491,7 @@ pub struct InitiateRampQuoteWithdrawalArgs {
 }
 
 /// Options of `markDepositAsPaid()` (secret key): the customer paid the agent. Sent once,
-/// never retried. Refused before sending: a blank `paymentRequest`, a `receipt` that is not an
-/// absolute `https:` URL.
+/// never retried. Refused before sending: a blank `paymentRequest` or `receipt`.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -479,7 +499,7 @@ pub struct InitiateRampQuoteWithdrawalArgs {
 pub struct MarkDepositAsPaidArgs {
     /// The deposit's `id`.
     pub payment_request: String,
-    /// Where the payment's receipt can be read: an absolute `https:` URL.
+    /// The payment's receipt: a URL or a reference (any text, not blank; sent as given).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub receipt: Option<String>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -529,8 +549,7 @@ pub struct WatchOrdersArgs {
 
 /// Options of `markWithdrawalAsPaid()`: record that you paid a withdrawal you accepted
 /// (`picked_up` → `paid`). Sent once, never retried. Refused before sending
-/// (`invalid_input`): an empty `p2pPayment` or `paymentMethod`, a `receipt` that is not an
-/// absolute `https:` URL.
+/// (`invalid_input`): an empty `p2pPayment`, `paymentMethod` or `receipt`.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
@@ -540,7 +559,7 @@ pub struct MarkWithdrawalAsPaidArgs {
     pub p2p_payment: String,
     /// The `id` of the payment method you paid from.
     pub payment_method: String,
-    /// Where the receipt is: an absolute `https:` URL.
+    /// The receipt: a URL or a reference (any text, not blank; sent as given).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub receipt: Option<String>,
     /// Cancels the call: `aborted` before it was sent, `outcome_unknown` after.
@@ -661,8 +680,10 @@ pub struct AgentProfile {
     pub enforce_receipt_upload: Option<bool>,
 }
 
-/// One P2P payment (order). Decimals are strings. The default selection is every member
-/// below; with `fields`, only the chosen ones are present.
+/// One P2P payment (order). Decimals are strings. The default selection is the first 16
+/// members: the fields the service's sources show. The last four are the sandbox's own
+/// (`paymentMethod amountLocal amountUsd currency`): select them with `fields` where the
+/// service has them.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -671,7 +692,8 @@ pub struct AgentProfile {
 pub struct P2PPayment {
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// `pending`, `picked_up`, `paid`, `completed`, `canceled`, or a value unknown today.
+    /// `pending` or `completed` (the values the sources show), or any other (the sandbox's
+    /// `picked_up`, `paid`, `canceled`): passed through as text.
     #[cfg_attr(feature = "typescript", tsify(type = "P2PPaymentStatus"))]
     pub status: Option<String>,
     /// `deposit` or `withdrawal`, or a value unknown today.
@@ -706,16 +728,20 @@ pub struct P2PPayment {
     pub agent_cut_of_fees: Option<String>,
     #[serde(default)]
     pub fx_spread_revenue: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
     pub payment_method: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
     pub amount_local: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
     pub amount_usd: Option<String>,
-    /// Not in the service's observed schema (selected by default; pass `fields` if refused).
+    /// Not in the service's sources (the sandbox's own): present only when named in
+    /// `fields`, where the service has it.
     #[serde(default)]
     pub currency: Option<String>,
 }
@@ -752,10 +778,11 @@ pub struct WithdrawalInfo {
     /// e.g. `"USDC"`.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub symbol: Option<String>,
-    /// Display name.
+    /// Display name (the documentation shows it; not in the default selection: ask for it
+    /// with `fields`).
     #[serde(default)]
     pub name: Option<String>,
-    /// Icon URL.
+    /// Icon URL (as `name`: asked for with `fields`).
     #[serde(default)]
     pub icon: Option<String>,
     /// Networks it can be withdrawn on.
@@ -934,9 +961,14 @@ pub struct RampableAsset {
     /// e.g. `["CELO", "BASE"]`.
     #[cfg_attr(feature = "typescript", tsify(type = "string[]"))]
     pub networks: Option<Vec<String>>,
-    /// The token contract, when there is one.
+    /// The token contract, when there is one: text, or (as the official Node SDK types it)
+    /// an object of addresses by network; kept as the service sends it.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "string | { readonly [network: string]: string } | null")
+    )]
     #[serde(default)]
-    pub contract_address: Option<String>,
+    pub contract_address: Option<serde_json::Value>,
 }
 
 /// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
@@ -947,14 +979,16 @@ pub struct OnchainWithdrawal {
     /// The id.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// `pending` when just made (the sandbox's), or another status.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    /// `pending`, then `completed` or `failed` (`canceled` in webhooks), or a value unknown
+    /// today.
+    #[cfg_attr(feature = "typescript", tsify(type = "OnchainWithdrawalStatus"))]
     pub status: Option<String>,
     /// The destination address.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
     pub address: Option<String>,
-    /// Decimal text.
+    /// Decimal text (a field of the sandbox's own, not in the service's sources: select it
+    /// with `fields` only where it exists).
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
     pub amount_usd: Option<String>,
@@ -964,7 +998,8 @@ pub struct OnchainWithdrawal {
     pub network: Option<String>,
 }
 
-/// A direct-ramp quote (`rampQuote`, `refreshRampQuote`).
+/// A direct-ramp quote (`rampQuote`, `refreshRampQuote`), valid 30 to 180 seconds (the
+/// service shows no expiry field).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -981,10 +1016,6 @@ pub struct RampQuote {
         tsify(type = "\"deposit\" | \"withdrawal\" | (string & {})")
     )]
     pub payment_type: Option<String>,
-    /// When the quote stops being usable, ISO 8601 (selected by `refreshRampQuote`).
-    #[cfg_attr(feature = "typescript", tsify(optional))]
-    #[serde(default)]
-    pub expires_at: Option<String>,
 }
 
 /// A customer of the direct ramp (`createCustomer`).
@@ -1004,9 +1035,9 @@ pub struct Customer {
     /// Last name.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub last_name: Option<String>,
-    /// ISO 3166-1 alpha-2 code of the customer's country.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    pub country: Option<String>,
+    /// The customer's country (`{ id name code }` by default).
+    #[cfg_attr(feature = "typescript", tsify(type = "Country"))]
+    pub country: Option<Country>,
 }
 
 /// A customer's payment method (`addPaymentMethod`).
@@ -1017,20 +1048,33 @@ pub struct CustomerPaymentMethod {
     /// The id: what `initiateRampQuoteWithdrawal` takes.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// The payment method type's identifier.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    pub payment_method_type: Option<String>,
-    /// What to show of it (an account number partly hidden).
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
-    pub display_value: Option<String>,
-    /// `personal` or `business`, or `null`.
+    /// The account or phone number it pays to.
     #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
-    pub ownership: Option<String>,
+    pub value: Option<String>,
+    /// The values of the type's fields, as the service keeps them.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "PaymentMethodFieldValue[] | null")
+    )]
+    pub fields: Option<Vec<PaymentMethodFieldValue>>,
+}
+
+/// One field's value of a customer's payment method (`addPaymentMethod`'s `fields`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentMethodFieldValue {
+    /// The field's `identifier`.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub identifier: Option<String>,
+    /// Its value.
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
+    pub value: Option<String>,
 }
 
 /// A direct-ramp deposit or withdrawal (`initiateRampQuoteDeposit`,
-/// `initiateRampQuoteWithdrawal`): `created` → `picked_up` (an agent takes it) →
-/// `completed` or `canceled`.
+/// `initiateRampQuoteWithdrawal`): a deposit `pending` → `paid` → `completed` or `canceled`;
+/// a withdrawal starts `picked_up` → `completed` or `canceled`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
@@ -1038,8 +1082,9 @@ pub struct QuotePaymentRequest {
     /// The id: what the mark and cancel mutations take.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub id: Option<String>,
-    /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
-    #[cfg_attr(feature = "typescript", tsify(type = "PaymentRequestStatus"))]
+    /// `pending`, `paid`, `picked_up`, `completed`, `canceled` (or `cancelled`), or a value
+    /// unknown today.
+    #[cfg_attr(feature = "typescript", tsify(type = "QuotePaymentRequestStatus"))]
     pub status: Option<String>,
     /// The agent who took it; `null` until one does.
     #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
@@ -1059,8 +1104,8 @@ pub struct QuotePaymentRequest {
     /// Decimal text, in USD.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub amount_usd: Option<String>,
-    /// When an unpaid request lapses, ISO 8601.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    /// When an unpaid deposit lapses, ISO 8601 (the Node SDK selects it for deposits only).
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
     pub expires_at: Option<String>,
 }
 
@@ -1084,13 +1129,14 @@ pub struct PaymentRequest {
     /// Decimal text.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub amount: Option<String>,
-    /// ISO 4217.
+    /// The amount's currency, as the service writes it (its type is not shown).
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub currency: Option<String>,
     /// The merchant's reference.
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub reference: Option<String>,
-    /// `created`, `picked_up`, `completed`, `canceled`, or a value unknown today.
+    /// `created`, `picked_up`, `completed`, `canceled` (one SDK spells it `cancelled`), or a
+    /// value unknown today.
     #[cfg_attr(feature = "typescript", tsify(type = "PaymentRequestStatus"))]
     pub status: Option<String>,
 }
@@ -1103,11 +1149,17 @@ pub struct PaymentRequest {
 #[cfg(feature = "typescript")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
 const OPEN_TYPES_TS: &'static str = r#"
-/** A P2P payment status. The known lifecycle values are listed; unknown values pass through. */
-export type P2PPaymentStatus = "pending" | "picked_up" | "paid" | "completed" | "canceled" | (string & {});
+/** A P2P payment status: the service's sources show `pending` and `completed`; the sandbox also uses `picked_up`, `paid` and `canceled`. Unknown values pass through. */
+export type P2PPaymentStatus = "pending" | "picked_up" | "paid" | "completed" | "canceled" | "cancelled" | (string & {});
 
-/** A payment request's status. The known values are listed; unknown values pass through. */
-export type PaymentRequestStatus = "created" | "picked_up" | "completed" | "canceled" | (string & {});
+/** A hosted payment request's status: `created → picked_up → completed | canceled` (one source spells it `cancelled`). Unknown values pass through. */
+export type PaymentRequestStatus = "created" | "picked_up" | "completed" | "canceled" | "cancelled" | (string & {});
+
+/** A direct-ramp deposit's (`pending → paid → completed | canceled`) or withdrawal's (`picked_up → completed | canceled`) status. Unknown values pass through. */
+export type QuotePaymentRequestStatus = "pending" | "paid" | "picked_up" | "completed" | "canceled" | "cancelled" | (string & {});
+
+/** An onchain withdrawal's status: `pending → completed | failed` (`canceled` in webhooks). Unknown values pass through. */
+export type OnchainWithdrawalStatus = "pending" | "completed" | "failed" | "canceled" | "cancelled" | (string & {});
 
 /** Variables of a `request` document. */
 export type GraphQLVariables = { [name: string]: unknown };
@@ -1126,16 +1178,77 @@ export interface PaymentRequest { [field: string]: unknown }
 export interface RampQuote { [field: string]: unknown }
 export interface Customer { [field: string]: unknown }
 export interface CustomerPaymentMethod { [field: string]: unknown }
+export interface OnchainWithdrawal { [field: string]: unknown }
 export interface QuotePaymentRequest { [field: string]: unknown }
 "#;
 
+/// The decimal fields of the result types: the service sends a `Decimal` as text
+/// (`"1520.00"`) or, as its sources show too, as a JSON number (`1520`, `159.5`). The Rust API
+/// hands out text either way ([`from_json`] turns such a number into its shortest decimal
+/// text first); JavaScript gets the parsed values as they came.
+pub const DECIMAL_FIELDS: &[&str] = &[
+    "accountBalance",
+    "escrowBalance",
+    "bonusEarnings",
+    "creditLine",
+    "usedCreditLine",
+    "depositMargin",
+    "withdrawalMargin",
+    "averageDepositRate",
+    "averageWithdrawalRate",
+    "totalDepositFiatAmount",
+    "totalDepositUsdAmount",
+    "totalWithdrawalFiatAmount",
+    "totalWithdrawalUsdAmount",
+    "exchangeRate",
+    "exchangeRateMinusSurcharge",
+    "agentCutOfFees",
+    "fxSpreadRevenue",
+    "amountLocal",
+    "amountUsd",
+    "localCurrencyAvailable",
+    "depositRate",
+    "withdrawalRate",
+    "minimumDepositUsd",
+    "maximumDepositUsd",
+    "minimumWithdrawalUsd",
+    "maximumWithdrawalUsd",
+    "dailyLimitUsd",
+    "amount",
+    "quantity",
+    "fee",
+];
+
+/// The `JSON` fields of the result types: kept as the service sent them.
+const JSON_FIELDS: &[&str] = &["paymentDetails", "metadata", "contractAddress"];
+
+/// Every member of an object (at any depth, but not inside a [`JSON_FIELDS`] value) named in
+/// [`DECIMAL_FIELDS`] whose value is a JSON number becomes that number's decimal text.
+fn decimals_as_text(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(members) => {
+            for (key, member) in members.iter_mut() {
+                if let serde_json::Value::Number(n) = member {
+                    if DECIMAL_FIELDS.contains(&key.as_str()) {
+                        *member = serde_json::Value::String(n.to_string());
+                    }
+                } else if !JSON_FIELDS.contains(&key.as_str()) {
+                    decimals_as_text(member);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(decimals_as_text),
+        _ => {}
+    }
+}
+
 /// Converts a decoded result into a typed one (`decode` error when it does not fit).
+/// A `Decimal` may arrive as a number: see [`DECIMAL_FIELDS`].
 pub fn from_json<T: DeserializeOwned>(value: &Json, status: u16) -> Result<T, Error> {
-    #[cfg(target_arch = "wasm32")]
-    let r = serde_wasm_bindgen::from_value(value.clone()).map_err(|_| ());
-    #[cfg(not(target_arch = "wasm32"))]
-    let r = serde_json::from_value(value.clone()).map_err(|_| ());
-    r.map_err(|()| Error::decode(status, "The response did not have the expected types."))
+    let mut value = crate::json::to_value(value, status)?;
+    decimals_as_text(&mut value);
+    serde_json::from_value(value)
+        .map_err(|_| Error::decode(status, "The response did not have the expected types."))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -1232,9 +1345,48 @@ mod tests {
         assert_eq!(m[0].fields.as_ref().unwrap()[0].required, Some(true));
         let a: Account = from_json(&json!({"id": "m", "accountBalance": "1520.00"}), 200).unwrap();
         assert_eq!(a.account_balance.as_deref(), Some("1520.00"));
+        // A decimal may come as a number (the service's sources show both): read as text.
+        let a: Account = from_json(&json!({"accountBalance": 1520}), 200).unwrap();
+        assert_eq!(a.account_balance.as_deref(), Some("1520"));
+        let p: OrderHistoryPage = from_json(
+            &json!({"data": [{"id": "1", "status": "cancelled", "exchangeRate": 1545.5, "agentCutOfFees": "0.50", "expiresAtSecs": 1780000000}], "pagination": {"page": 1, "perPage": 10, "total": 1}}),
+            200,
+        )
+        .unwrap();
+        assert_eq!(p.data[0].exchange_rate.as_deref(), Some("1545.5"));
+        assert_eq!(p.data[0].agent_cut_of_fees.as_deref(), Some("0.50"));
+        assert_eq!(
+            p.data[0].expires_at_secs,
+            Some(1_780_000_000),
+            "an Int stays a number"
+        );
+        assert_eq!(
+            p.data[0].status.as_deref(),
+            Some("cancelled"),
+            "any status passes"
+        );
+        let q: QuotePaymentRequest = from_json(
+            &json!({"id": "r", "status": "some_new_state", "amountUsd": 10, "amountLocal": "1294.00", "paymentDetails": {"amount": 5}}),
+            200,
+        )
+        .unwrap();
+        assert_eq!(q.amount_usd.as_deref(), Some("10"));
+        assert_eq!(q.status.as_deref(), Some("some_new_state"));
+        assert_eq!(
+            q.payment_details.unwrap()["amount"],
+            json!(5),
+            "a JSON field is kept as it came"
+        );
+        let r: Vec<RampableAsset> = from_json(
+            &json!([{"symbol": "USDC", "contractAddress": {"CELO": "0xcebA"}}, {"symbol": "USDT", "contractAddress": "0xdAC1"}]),
+            200,
+        )
+        .unwrap();
+        assert_eq!(r[0].contract_address, Some(json!({"CELO": "0xcebA"})));
+        assert_eq!(r[1].contract_address, Some(json!("0xdAC1")));
         assert!(
-            from_json::<Account>(&json!({"accountBalance": 1520.0}), 200).is_err(),
-            "money is text"
+            from_json::<Account>(&json!({"accountBalance": true}), 200).is_err(),
+            "a boolean is no decimal"
         );
     }
 }

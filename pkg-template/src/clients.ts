@@ -189,9 +189,10 @@ export class BotClient {
   }
 
   /**
-   * Withdrawal information for a coin such as `"USDC"` (its name, icon, networks and the
-   * address and memo patterns), or `null` when the service does not know the symbol. The
-   * symbol is trimmed and must not be empty (`invalid_input`, field `symbol`).
+   * Withdrawal information for a coin such as `"USDC"` (its networks and the address and memo
+   * patterns, as the official SDKs select them; its `name` and `icon`, which the documentation
+   * shows, with `fields`), or `null` when the service does not know the symbol. The symbol is
+   * trimmed and must not be empty (`invalid_input`, field `symbol`).
    */
   withdrawalInfo(symbol: string, options?: WithdrawalInfoOptions): Promise<WithdrawalInfo | null> {
     return BotClient.#call(this, "withdrawalInfo", symbol, options);
@@ -225,8 +226,9 @@ export class BotClient {
 
   /**
    * Records that an accepted withdrawal was paid (`picked_up` → `paid`): `p2pPayment` (the
-   * order's `id`), the `paymentMethod` it was paid with, and an optional `receipt` URL
-   * (absolute `https:`). Unknown option names are refused. Sent once, never retried; see
+   * order's `id`), the `paymentMethod` it was paid with, and an optional `receipt`: "a receipt
+   * URL or reference" (any text but blank, sent as given). Unknown option names are refused. Sent
+   * once, never retried; see
    * `MarkWithdrawalAsPaidOptions`.
    */
   markWithdrawalAsPaid(options: MarkWithdrawalAsPaidOptions): Promise<boolean> {

@@ -26,7 +26,7 @@ export class MerchantClient extends BrowserMerchantClient {
    * and creating it again would be refused (or create a second payment).
    *
    * @example
-   * const { id, hostedLink } = await merchant.initiateHostedPayment({ amount: "25000.00", currency: "NGN",
+   * const { id, hostedLink } = await merchant.initiateHostedPayment({ amount: "25000.00", currency: "local_currency",
    *   countryCode: "NG", email, paymentType: "deposit", reference: orderId, firstName, lastName });
    */
   initiateHostedPayment(options: InitiateHostedPaymentOptions): Promise<PaymentRequest> {
@@ -34,7 +34,7 @@ export class MerchantClient extends BrowserMerchantClient {
   }
 
   /**
-   * Cancels a hosted payment (`created` or `picked_up` → `canceled`) by its `id` (secret key).
+   * Cancels a hosted payment by its `id` (secret key): only while it is `created` (→ `canceled`).
    * Sent once, never retried: a lost answer is `outcome_unknown` (read it back with
    * `paymentRequest(reference)`).
    */
@@ -44,7 +44,8 @@ export class MerchantClient extends BrowserMerchantClient {
 
   /**
    * Sends USD stablecoins from the merchant's balance to an onchain `address` (secret key):
-   * `amountUsd` decimal text, `network` (e.g. `"CELO"`) and `metadata` optional. Resolves with
+   * `amountUsd` decimal text (the service's minimum is 10), `network` (e.g. `"CELO"`) and
+   * `metadata` optional. Resolves with
    * the withdrawal (`{ id, status }` by default). Sent once, never retried: a lost answer is
    * `outcome_unknown`; check the balance with `account()` before trying again.
    */
@@ -52,12 +53,13 @@ export class MerchantClient extends BrowserMerchantClient {
     return callMerchant(this, "withdrawOnchain", undefined, options);
   }
 
-  // The direct ramp: customer → payment method → quote → deposit or withdrawal → marked as
-  // paid / received, or canceled.
+  // The direct ramp: customer → payment method → quote → a deposit (pending → paid → completed,
+  // or canceled) or a withdrawal (picked_up → completed).
 
   /**
    * Creates a customer of the direct ramp (secret key): `country` is a `Country.id` from
-   * `availableCountries()`. Resolves with `{ id, email, firstName, lastName, country }` (`fields`
+   * `availableCountries()`. Resolves with `{ id, email, firstName, lastName, country: { id, name,
+   * code } }` (`fields`
    * selects others). Every option is checked before sending (`invalid_input` naming it). Sent once,
    * never retried: a lost answer is `outcome_unknown`.
    *
@@ -73,25 +75,27 @@ export class MerchantClient extends BrowserMerchantClient {
    * Adds a payment method to a customer (secret key): `paymentMethodType` is a type's `identifier`
    * from `paymentMethodTypes(countryId)`, and `fieldValues` the values of that type's `fields`, as
    * `{ identifier, value }` (sent as the operation's `fields` argument; `fields` still selects the
-   * result's). Resolves with `{ id, paymentMethodType, displayValue, ownership }`. Sent once, never
-   * retried: a lost answer is `outcome_unknown`.
+   * result's); `ownership` is `"first_party"` or `"third_party"`. Resolves with `{ id, value,
+   * fields: [{ identifier, value }] }`. Sent once, never retried: a lost answer is
+   * `outcome_unknown`.
    *
    * @example
    * const wallet = await merchant.addPaymentMethod({ customer: customer.id, paymentMethodType: "mpesa",
    *   fieldValues: [{ identifier: "phone_number", value: "+254712345678" },
-   *     { identifier: "account_name", value: "Wanjiru Kamau" }], ownership: "personal" });
+   *     { identifier: "account_name", value: "Wanjiru Kamau" }], ownership: "first_party" });
    */
   addPaymentMethod(options: AddPaymentMethodOptions): Promise<CustomerPaymentMethod> {
     return callMerchant(this, "addPaymentMethod", undefined, options);
   }
 
   /**
-   * The rate a customer gets for `amount` of `currency` by `paymentMethodType` (secret key): a
-   * quote (`{ id, exchangeRate, paymentType }`; select `expiresAt` and others with `fields`) that
-   * one deposit or withdrawal then takes, until it expires. A read: retried on retryable failures.
+   * The rate a customer gets for `amount` of `currency` (`"usd"` or `"local_currency"`, sent as
+   * given) by `paymentMethodType` (secret key): a quote (`{ id, exchangeRate, paymentType }`) that
+   * one deposit or withdrawal then takes, within 30 to 180 seconds. A read: retried on retryable
+   * failures.
    *
    * @example
-   * const quote = await merchant.rampQuote({ customer: customer.id, amount: "1294.00", currency: "KES",
+   * const quote = await merchant.rampQuote({ customer: customer.id, amount: "1294.00", currency: "local_currency",
    *   paymentType: "deposit", paymentMethodType: "mpesa", country: "KE" });
    */
   rampQuote(options: RampQuoteOptions): Promise<RampQuote> {
@@ -99,8 +103,8 @@ export class MerchantClient extends BrowserMerchantClient {
   }
 
   /**
-   * The same quote with a fresh rate and expiry (secret key), and a new `amount` when given:
-   * resolves with `{ id, exchangeRate, paymentType, expiresAt }`. What to do when a deposit or
+   * The same quote at a fresh rate, valid again (secret key), and a new `amount` when given:
+   * resolves with `{ id, exchangeRate, paymentType }`. What to do when a deposit or
    * withdrawal is refused because the quote expired (`graphql`, the service's code
    * `QUOTE_EXPIRED` in the sandbox). A read: retried on retryable failures.
    *
@@ -114,8 +118,10 @@ export class MerchantClient extends BrowserMerchantClient {
   /**
    * Starts a deposit at a `deposit` quote's rate (secret key): the customer then pays the agent as
    * `paymentDetails` says, and `markDepositAsPaid` tells the service. Give `phoneNumber` for mobile
-   * money, `bankAccountNumber` for a bank transfer. Resolves with the request (`{ id, status, agent,
-   * paymentDetails, exchangeRate, amountLocal, amountUsd, expiresAt }`). Sent once, never retried: a
+   * money, `bankAccountNumber` for a bank transfer, `onchainTransferInfo` (`{ address,
+   * cryptocurrency, network }`, sent as given) for the crypto's destination. Resolves with the
+   * request, `pending` (`{ id, status, agent, paymentDetails, exchangeRate, amountLocal, amountUsd,
+   * expiresAt }`). Sent once, never retried: a
    * lost answer is `outcome_unknown` (the quote may be used by then: get a new one rather than
    * retrying blindly).
    *
@@ -129,7 +135,8 @@ export class MerchantClient extends BrowserMerchantClient {
 
   /**
    * Starts a withdrawal at a `withdrawal` quote's rate to one of the customer's payment methods
-   * (secret key): an agent pays it, then `markWithdrawalAsReceived` says the customer got it.
+   * (secret key): an agent has it at once (`picked_up`) and pays it, then
+   * `markWithdrawalAsReceived` says the customer got it.
    * Resolves with the request, as `initiateRampQuoteDeposit` does. Sent once, never retried: a lost
    * answer is `outcome_unknown`.
    *
@@ -142,12 +149,12 @@ export class MerchantClient extends BrowserMerchantClient {
   }
 
   /**
-   * Says the customer paid the agent of a deposit (secret key), with an optional `https:`
-   * `receipt` URL. Resolves with `true`. Sent once, never retried: a lost answer is
-   * `outcome_unknown`.
+   * Says the customer paid the agent of a deposit (`pending` → `paid`; secret key), with an
+   * optional `receipt`: its URL or a reference (any text but blank, sent as given). Resolves with
+   * `true`. Sent once, never retried: a lost answer is `outcome_unknown`.
    *
    * @example
-   * await merchant.markDepositAsPaid({ paymentRequest: deposit.id, receipt: "https://shop.example/r/1.png" });
+   * await merchant.markDepositAsPaid({ paymentRequest: deposit.id, receipt: "MPESA-QK71H2X9" });
    */
   markDepositAsPaid(options: MarkDepositAsPaidOptions): Promise<boolean> {
     return callMerchant(this, "markDepositAsPaid", undefined, options);
@@ -165,7 +172,7 @@ export class MerchantClient extends BrowserMerchantClient {
   }
 
   /**
-   * Cancels a deposit the customer has not paid (secret key). Resolves with `true`. Sent once,
+   * Cancels a deposit the customer has not paid (`pending`; secret key). Resolves with `true`. Sent once,
    * never retried: a lost answer is `outcome_unknown`.
    *
    * @example

@@ -193,7 +193,7 @@ fn each_refusal_names_its_field_and_sends_nothing() {
                 c.mark_withdrawal_as_paid(MarkWithdrawalAsPaidArgs {
                     p2p_payment: id("p2p_1"),
                     payment_method: id("pm_1"),
-                    receipt: Some(id("http://receipts.example/1")),
+                    receipt: Some(id("  ")),
                     signal: None,
                 })
                 .await,

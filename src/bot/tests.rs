@@ -353,7 +353,7 @@ fn withdrawal_info() {
     assert_eq!(sent["variables"], json!({"symbol": "USDC"}));
     assert_eq!(
         sent["query"],
-        "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { symbol name icon networks addressRegex memoRegex } }"
+        "query WithdrawalInfo($symbol: String!) { withdrawalInfo(symbol: $symbol) { symbol networks addressRegex memoRegex } }"
     );
     assert_eq!(
         block_on(c.withdrawal_info_json("ETH", FieldOptions::default())).unwrap(),

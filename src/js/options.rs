@@ -658,6 +658,13 @@ pub fn mutation_values(
                 None => Value::Null,
                 Some(v) => Value::FieldInputs(field_inputs(&v, a.caller)?),
             },
+            // `onchainTransferInfo`: a copy of `{ address, cryptocurrency, network }` (checked by
+            // the core).
+            #[cfg(feature = "server")]
+            Check::OptOnchainTransferInfo => match get(&o, a.caller, a.caller)? {
+                None => Value::Null,
+                Some(v) => Value::OnchainTransferInfo(onchain_transfer_info(&v, a.caller)?),
+            },
             _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
         });
     }
@@ -666,6 +673,34 @@ pub fn mutation_values(
         signal: signal(&o)?,
     };
     Ok((values, options))
+}
+
+/// An `{ address, cryptocurrency, network }` object (three strings, no other member), copied.
+#[cfg(feature = "server")]
+fn onchain_transfer_info(
+    value: &JsValue,
+    field: &str,
+) -> Result<crate::types::OnchainTransferInfo, Error> {
+    let shape = " must be an { address, cryptocurrency, network } object with string members";
+    if !value.is_object() || is_array(value, field)? {
+        return Err(invalid(field, shape));
+    }
+    for k in keys(value, field, 3)?.iter() {
+        if !matches!(
+            k.as_string().as_deref(),
+            Some("address" | "cryptocurrency" | "network")
+        ) {
+            return Err(invalid(field, shape));
+        }
+    }
+    let member = |name: &str| -> Result<String, Error> {
+        string(value, name, field)?.ok_or_else(|| invalid(field, shape))
+    };
+    Ok(crate::types::OnchainTransferInfo {
+        address: member("address")?,
+        cryptocurrency: member("cryptocurrency")?,
+        network: member("network")?,
+    })
 }
 
 /// An array of `{ identifier, value }` objects (both strings, no other member), copied;

@@ -43,26 +43,24 @@ fn value(arg: &Arg) -> JsValue {
         Check::Id | Check::OptId => "a1".into(),
         #[cfg(feature = "server")]
         Check::Name => "Ada".into(),
-        #[cfg(feature = "server")]
-        Check::OptReference => "order-42".into(),
         Check::Page | Check::PerPage => JsValue::from(2),
         Check::Filter => Object::new().into(),
         Check::CountryCode => "NG".into(),
         Check::Decimal | Check::OptDecimal => "1.5".into(),
-        Check::OptHttpsUrl => "https://receipts.example/1".into(),
+        Check::OptText => "RCPT-2024-0042".into(),
         Check::TransactionHash => format!("0x{}", "ab".repeat(32)).into(),
         #[cfg(feature = "server")]
         Check::Email => "ada@example.com".into(),
         #[cfg(feature = "server")]
         Check::PaymentType => "deposit".into(),
         #[cfg(feature = "server")]
-        Check::OptCurrency => "NGN".into(),
+        Check::OptCurrency => "usd".into(),
         #[cfg(feature = "server")]
         Check::OptHttpUrl => "https://shop.example/done".into(),
         #[cfg(feature = "server")]
         Check::OptJsonObject => Object::new().into(),
         #[cfg(feature = "server")]
-        Check::Currency => "NGN".into(),
+        Check::Currency => "local_currency".into(),
         #[cfg(feature = "server")]
         Check::OptPaymentType => "withdrawal".into(),
         #[cfg(feature = "server")]
@@ -70,13 +68,21 @@ fn value(arg: &Arg) -> JsValue {
         #[cfg(feature = "server")]
         Check::OptPhoneNumber => "+254712345678".into(),
         #[cfg(feature = "server")]
-        Check::OptOwnership => "personal".into(),
+        Check::OptOwnership => "first_party".into(),
         #[cfg(feature = "server")]
         Check::FieldInputs => {
             let pair = Object::new();
             set(&pair, "identifier", &"accountNumber".into());
             set(&pair, "value", &"0123456789".into());
             js_sys::Array::of1(&pair).into()
+        }
+        #[cfg(feature = "server")]
+        Check::OptOnchainTransferInfo => {
+            let info = Object::new();
+            set(&info, "address", &format!("0x{}", "ab".repeat(20)).into());
+            set(&info, "cryptocurrency", &"usd_tether".into());
+            set(&info, "network", &"celo".into());
+            info.into()
         }
     }
 }

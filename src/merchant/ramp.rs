@@ -113,7 +113,8 @@ impl<T: Transport> MerchantClient<T> {
             opt(args.reference),
             opt(args.phone_number),
             opt(args.bank_account_number),
-            args.onchain_transfer_info.map_or(Value::Null, Value::Json),
+            args.onchain_transfer_info
+                .map_or(Value::Null, Value::OnchainTransferInfo),
         ];
         let options = FieldOptions {
             fields: args.fields,

@@ -89,17 +89,18 @@ test("accept → mark paid: confirmations name the order and amount; the row fol
   await ordersIdle(page);
   await page.waitForSelector('[data-testid="order-row"] [data-testid="order-status"][data-status="picked_up"]');
 
-  // Mark paid: the payment method is asked for; a bad receipt is refused before sending.
+  // Mark paid: the payment method is asked for; a receipt too long is refused before sending,
+  // a plain reference is accepted ("a receipt URL or reference").
   await byTestId(page, "order-row").locator('[data-testid="action-markWithdrawalAsPaid"]').click();
   await dialog.waitFor({ state: "visible" });
   assert.ok((await byTestId(page, "action-dialog-text").innerText()).includes(order.orderId));
   await byTestId(page, "action-payment-method").fill("pm_100001");
-  await byTestId(page, "action-receipt").fill("http://receipts.example/1");
+  await byTestId(page, "action-receipt").fill("r".repeat(5000));
   await byTestId(page, "action-confirm").click();
   await page.waitForSelector('[data-testid="action-dialog-error"]:not([hidden])');
   assert.equal(await byTestId(page, "action-receipt").getAttribute("aria-invalid"), "true");
   assert.equal((await finished(page, "markWithdrawalAsPaid")).attempts, "0", "refused before sending");
-  await byTestId(page, "action-receipt").fill("https://receipts.example/1");
+  await byTestId(page, "action-receipt").fill("TXN-884213");
   await byTestId(page, "action-confirm").click();
   await dialog.waitFor({ state: "hidden" });
   await page.waitForSelector('[data-testid="action-status"][data-state="ok"]');

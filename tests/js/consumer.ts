@@ -16,6 +16,7 @@ import init, {
   createProxyHandler, type ProxyHandler, type ProxyOptions,
   type RampQuote, type RampQuoteOptions, type RefreshRampQuoteOptions, type Customer, type CreateCustomerOptions,
   type CustomerPaymentMethod, type AddPaymentMethodOptions, type PaymentMethodFieldInput,
+  type OnchainTransferInfo, type PaymentMethodFieldValue, type QuotePaymentRequestStatus,
   type InitiateRampQuoteDepositOptions, type InitiateRampQuoteWithdrawalOptions, type MarkDepositAsPaidOptions, type QuotePaymentRequest,
 } from "settlement-wasm";
 
@@ -58,7 +59,13 @@ type _method = Assert<Equal<Awaited<ReturnType<MerchantClient["addPaymentMethod"
 type _methodOptions = Assert<Equal<Parameters<MerchantClient["addPaymentMethod"]>[0], AddPaymentMethodOptions>>;
 type _fieldValues = Assert<Equal<AddPaymentMethodOptions["fieldValues"], readonly PaymentMethodFieldInput[]>>;
 type _fieldInput = Assert<Equal<PaymentMethodFieldInput, { identifier: string; value: string }>>;
-type _ownership = Assert<Equal<AddPaymentMethodOptions["ownership"], "personal" | "business" | undefined>>;
+type _ownership = Assert<Equal<AddPaymentMethodOptions["ownership"], "first_party" | "third_party" | undefined>>;
+type _quoteCurrency = Assert<Equal<RampQuoteOptions["currency"], "usd" | "local_currency">>;
+type _onchainInfo = Assert<Equal<InitiateRampQuoteDepositOptions["onchainTransferInfo"], OnchainTransferInfo | undefined>>;
+type _onchainInfoExact = Assert<Equal<OnchainTransferInfo, { address: string; cryptocurrency: string; network: string }>>;
+type _customerCountry = Assert<Equal<Customer["country"], Country>>;
+type _methodValue = Assert<Equal<CustomerPaymentMethod["fields"], PaymentMethodFieldValue[] | null>>;
+type _quoteStatus = Assert<Equal<QuotePaymentRequest["status"], QuotePaymentRequestStatus>>;
 type _deposit = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateRampQuoteDeposit"]>>, QuotePaymentRequest>>;
 type _depositOptions = Assert<Equal<Parameters<MerchantClient["initiateRampQuoteDeposit"]>[0], InitiateRampQuoteDepositOptions>>;
 type _rampWithdrawal = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateRampQuoteWithdrawal"]>>, QuotePaymentRequest>>;
@@ -68,7 +75,6 @@ type _depositPaidOptions = Assert<Equal<Parameters<MerchantClient["markDepositAs
 type _received = Assert<Equal<Awaited<ReturnType<MerchantClient["markWithdrawalAsReceived"]>>, boolean>>;
 type _receivedArg = Assert<Equal<Parameters<MerchantClient["markWithdrawalAsReceived"]>[0], string>>;
 type _cancelDeposit = Assert<Equal<Awaited<ReturnType<MerchantClient["cancelDeposit"]>>, boolean>>;
-type _rampStatus = Assert<Equal<QuotePaymentRequest["status"], PaymentRequestStatus>>;
 type _rampAgent = Assert<Equal<QuotePaymentRequest["agent"], string | null>>;
 type _link = Assert<Equal<ReturnType<typeof onchainRampUrl>, string>>;
 type _amount = Assert<Equal<ReturnType<typeof parseAmount>, ParsedAmount>>;
@@ -189,7 +195,8 @@ type _networks = Assert<Equal<WithdrawalInfo["networks"], string[]>>;
 type _currency = Assert<Equal<Country["currency"], Currency>>;
 type _currencyExact = Assert<Equal<Currency, { isoCode: string; name: string }>>;
 type _methodFields = Assert<Equal<PaymentMethodType["fields"], PaymentMethodField[]>>;
-type _contract = Assert<Equal<RampableAsset["contractAddress"], string | null | undefined>>;
+type _contract = Assert<Equal<RampableAsset["contractAddress"], string | { readonly [network: string]: string } | null | undefined>>;
+type _cancelled = Assert<Equal<Extract<PaymentRequestStatus, "cancelled">, "cancelled">>;
 type _requestStatus = Assert<Equal<PaymentRequest["status"], PaymentRequestStatus>>;
 type _requestStatusOpen = Assert<Not<Equal<PaymentRequestStatus, string>>>;
 type _limitsText = Assert<Equal<RampLimits["dailyLimitUsd"], string>>;

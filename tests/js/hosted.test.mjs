@@ -17,7 +17,7 @@ const server = (tag, fault, key = MERCHANT_SECRET_KEY) => new MerchantClient({
 });
 
 const payment = (reference, extra = {}) => ({
-  amount: "25000.00", currency: "ngn", countryCode: "ng", email: "ada@example.com", paymentType: "deposit",
+  amount: "25000.00", currency: "local_currency", countryCode: "ng", email: "ada@example.com", paymentType: "deposit",
   reference, firstName: "Ada", lastName: "Obi", ...extra,
 });
 
@@ -34,13 +34,14 @@ describe("initiateHostedPayment and cancelHostedPayment (secret key, server entr
     assert.ok(p.hostedLink.includes("/hosted/ramp?"));
     const read = await m.paymentRequest(reference);
     assert.equal(read.id, p.id);
-    assert.equal(read.currency, "NGN", "sent upper-case");
+    assert.equal(read.currency, "NGN", "local_currency: the country's");
+    assert.deepEqual(read.metadata ?? null, null, "not in the default selection");
     assert.equal(await m.cancelHostedPayment(p.id), true);
     assert.equal((await m.paymentRequest(reference)).status, "canceled");
     const log = await settledLog(tag, 4, { settleMs: 0 });
     const sent = log.find((e) => e.operationName === "InitiateHostedPayment");
     assert.deepEqual(sent.variables, {
-      amount: "25000.00", currency: "NGN", countryCode: "NG", email: "ada@example.com", paymentType: "deposit",
+      amount: "25000.00", currency: "local_currency", countryCode: "NG", email: "ada@example.com", paymentType: "deposit",
       reference, firstName: "Ada", lastName: "Obi", redirectUrl: "https://shop.example/thanks",
       metadata: { cart: [1, 2], note: "gift" },
     });
@@ -73,6 +74,8 @@ describe("initiateHostedPayment and cancelHostedPayment (secret key, server entr
       [{ ...ok, amount: 25000 }, "amount"],
       [{ ...ok, amount: "2.5e4" }, "amount"],
       [{ ...ok, currency: "naira" }, "currency"],
+      [{ ...ok, currency: "NGN" }, "currency"],
+      [{ ...ok, currency: "USD" }, "currency"],
       [{ ...ok, countryCode: "NGA" }, "countryCode"],
       [{ ...ok, email: "ada" }, "email"],
       [{ ...ok, paymentType: "refund" }, "paymentType"],
@@ -148,8 +151,12 @@ describe("withdrawOnchain (secret key, server entry)", () => {
     assert.deepEqual(log[0].variables, { address: to, amountUsd: "150.00", network: "CELO", metadata: { payout: 7 } });
     const more = await expectCode(assert, SettlementError, () => m.withdrawOnchain({ address: to, amountUsd: "1520.01" }), "graphql");
     assert.equal(more.graphqlErrors[0].extensions.code, "INSUFFICIENT_FUNDS");
+    // The service's minimum is 10 USD: its refusal, typed.
+    const small = await expectCode(assert, SettlementError, () => m.withdrawOnchain({ address: to, amountUsd: "9.99" }), "graphql");
+    assert.equal(small.graphqlErrors[0].extensions.code, "BAD_USER_INPUT");
+    assert.equal((await m.withdrawOnchain({ address: to, amountUsd: "10" })).status, "pending");
     await expectCode(assert, SettlementError,
-      () => server(uniqueTag("w-public"), undefined, MERCHANT_PUBLIC_KEY).withdrawOnchain({ address: to, amountUsd: "1.00" }), "forbidden");
+      () => server(uniqueTag("w-public"), undefined, MERCHANT_PUBLIC_KEY).withdrawOnchain({ address: to, amountUsd: "10.00" }), "forbidden");
   });
 
   test("refused before anything is sent; a lost answer is outcome_unknown, sent once", async () => {
@@ -169,7 +176,7 @@ describe("withdrawOnchain (secret key, server entry)", () => {
     assert.equal((await settledLog(tag, 0)).length, 0, "nothing was sent");
     const lost = uniqueTag("withdraw-lost");
     await expectCode(assert, SettlementError,
-      () => server(lost, "drop-after").withdrawOnchain({ address: to, amountUsd: "1.00" }), "outcome_unknown");
+      () => server(lost, "drop-after").withdrawOnchain({ address: to, amountUsd: "10.00" }), "outcome_unknown");
     assert.equal((await settledLog(lost, 1)).length, 1);
   });
 });

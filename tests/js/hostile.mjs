@@ -149,11 +149,13 @@ export function hostileCases(api) {
   // values and each of its pairs, and the single-id mutations.
   if (typeof merchant.rampQuote === "function") {
     const ramp = {
-      rampQuote: { customer: "c", amount: "1", currency: "KES", paymentMethodType: "mpesa" },
+      rampQuote: { customer: "c", amount: "1", currency: "usd", paymentMethodType: "mpesa" },
       refreshRampQuote: { rampQuote: "q" },
       createCustomer: { email: "a@b.co", firstName: "A", lastName: "B", country: "2" },
       addPaymentMethod: { customer: "c", paymentMethodType: "mpesa", fieldValues: [{ identifier: "phone_number", value: "1" }] },
-      initiateRampQuoteDeposit: { rampQuote: "q", phoneNumber: "+254712345678", onchainTransferInfo: {} },
+      initiateRampQuoteDeposit: {
+        rampQuote: "q", phoneNumber: "+254712345678", onchainTransferInfo: { address: "0x1", cryptocurrency: "usd_tether", network: "celo" },
+      },
       initiateRampQuoteWithdrawal: { rampQuote: "q", paymentMethod: "m" },
       markDepositAsPaid: { paymentRequest: "p" },
     };
@@ -167,6 +169,11 @@ export function hostileCases(api) {
     slot("merchant.addPaymentMethod({fieldValues: [h]})", (h) => fieldValues([h]));
     slot("merchant.addPaymentMethod({fieldValues: [{identifier: h}]})", (h) => fieldValues([{ identifier: h, value: "1" }]));
     slot("merchant.addPaymentMethod({fieldValues: [{value: h}]})", (h) => fieldValues([{ identifier: "phone_number", value: h }]));
+    const onchain = (info) => merchant.initiateRampQuoteDeposit({ ...ramp.initiateRampQuoteDeposit, onchainTransferInfo: info });
+    for (const k of ["address", "cryptocurrency", "network"]) {
+      slot(`merchant.initiateRampQuoteDeposit({onchainTransferInfo: {${k}: h}})`,
+        (h) => onchain({ ...ramp.initiateRampQuoteDeposit.onchainTransferInfo, [k]: h }));
+    }
     for (const m of ["markWithdrawalAsReceived", "cancelDeposit"]) {
       slot(`merchant.${m}(h)`, (h) => merchant[m](h));
       slot(`merchant.${m}("p", h)`, (h) => merchant[m]("p", h));

@@ -1,6 +1,6 @@
 // Runs every ```js example block of the npm README against the sandbox, with BASE_URL,
 // AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY and RAMP_URL bound to its URL, demo keys and hosted ramp page,
-// and cryptoRequested / sendCrypto / agentTakes to stand-ins for a ramp event, a wallet and an agent, so the documented examples stay true.
+// and cryptoRequested / sendCrypto / agentConfirms to stand-ins for a ramp event, a wallet and an agent, so the documented examples stay true.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -46,9 +46,9 @@ async function sendCrypto(payload) {
   return (await res.json()).transactionHash;
 }
 
-// The agent's side of the direct-ramp example: the sandbox's agent takes the request.
-async function agentTakes(request) {
-  const res = await fetch(`${SANDBOX_URL}/__sandbox/ramp/pick-up`, {
+// The agent's side of the direct-ramp example: the sandbox's agent confirms a paid deposit.
+async function agentConfirms(request) {
+  const res = await fetch(`${SANDBOX_URL}/__sandbox/ramp/complete`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ paymentRequest: request.id }),
@@ -64,9 +64,9 @@ blocks.forEach((code, i) => {
     const names = Object.keys(pkg).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== "default");
     const fn = new AsyncFunction(
       "BASE_URL", "AGENT_KEY", "MERCHANT_PUBLIC_KEY", "MERCHANT_SECRET_KEY", "RAMP_URL", "console",
-      "cryptoRequested", "sendCrypto", "agentTakes", ...names, code);
+      "cryptoRequested", "sendCrypto", "agentConfirms", ...names, code);
     await fn(SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY, RAMP_URL, console,
-      cryptoRequested, sendCrypto, agentTakes, ...names.map((n) => pkg[n]));
+      cryptoRequested, sendCrypto, agentConfirms, ...names.map((n) => pkg[n]));
     assert.ok(logs.length > 0, "the example printed something");
     for (const line of logs) for (const v of line) assert.notEqual(v, undefined, `example ${i + 1} logged undefined`);
   });

@@ -13,7 +13,10 @@ function s(tag, attrs = {}, ...children) {
   return el;
 }
 
-function statusClass(st) { return STATUS_ORDER.includes(st) ? `s-${st}` : "s-other"; }
+/** One source spells it "cancelled": drawn as "canceled" is. */
+const same = (st) => (st === "cancelled" ? "canceled" : st);
+
+function statusClass(st) { return STATUS_ORDER.includes(same(st)) ? `s-${same(st)}` : "s-other"; }
 
 function addDays(ymd, n) {
   const d = new Date(`${ymd}T00:00:00Z`);
@@ -130,6 +133,6 @@ function render(container, rows) {
 }
 
 function rank(st) {
-  const i = STATUS_ORDER.indexOf(st);
+  const i = STATUS_ORDER.indexOf(same(st));
   return i === -1 ? STATUS_ORDER.length : i;
 }

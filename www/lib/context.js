@@ -4,6 +4,17 @@
 import { $ } from "./dom.js";
 
 /**
+ * The order fields (`P2PPayment`) the service's sources show: the client's default selection.
+ * The sandbox adds `ORDER_EXTRAS`; the tables show them where the service has them.
+ */
+export const ORDER_FIELDS = ["id", "status", "paymentType", "exchangeRate", "exchangeRateMinusSurcharge",
+  "orderId", "source", "instant", "createdAt", "expiresAt", "expiresAtSecs", "reassigning", "reassignAfter",
+  "reassignAfterSecs", "agentCutOfFees", "fxSpreadRevenue"];
+
+/** The sandbox's own order fields (the amounts, their currency, the payment method). */
+export const ORDER_EXTRAS = ["paymentMethod", "amountLocal", "amountUsd", "currency"];
+
+/**
  * @typedef {object} Context
  * @property {object|null} mod       the settlement-wasm module once loaded (init() done), else null
  * @property {{ baseUrl: string, apiKey: string }} conn  the connection in use (set by the connection form)
@@ -26,6 +37,17 @@ import { $ } from "./dom.js";
 export function createContext({ activity, sandbox }) {
   const statusLine = $("connection-status");
   const inputs = {};
+  const extras = { key: null, answer: null };
+  /** Whether the service answers an order query naming the extras (a refusal: it has not them). */
+  async function probeExtras() {
+    try {
+      await ctx.call("orderHistory (probe: amounts, currency, method?)", (c) =>
+        c.orderHistory({ page: 1, perPage: 1, fields: ["id", ...ORDER_EXTRAS] }));
+      return true;
+    } catch {
+      return false;
+    }
+  }
   const ctx = {
     mod: null,
     conn: { baseUrl: "", apiKey: "" },
@@ -38,6 +60,24 @@ export function createContext({ activity, sandbox }) {
     },
 
     fields(map) { Object.assign(inputs, map); },
+
+    /**
+     * The order fields to ask for: `ORDER_FIELDS` with `ORDER_EXTRAS` where the service has them
+     * (the sandbox; any other service is asked once, by a one-row probe), else `ORDER_FIELDS`
+     * alone, so every panel works against a service without the extras (their cells show "—").
+     * Through the server proxy, `ORDER_FIELDS` alone: the package's proxy lets through only
+     * the selections the package knows. Remembered per connection.
+     * @returns {Promise<string[]>}
+     */
+    async orderFields() {
+      const key = `${ctx.conn.endpoint || ""} ${ctx.conn.baseUrl} ${!!sandbox.info}`;
+      if (extras.key !== key) {
+        extras.key = key;
+        extras.answer = ctx.conn.endpoint ? Promise.resolve(false)
+          : sandbox.info ? Promise.resolve(true) : probeExtras();
+      }
+      return (await extras.answer) ? [...ORDER_FIELDS, ...ORDER_EXTRAS] : ORDER_FIELDS;
+    },
 
     /** Mark the input an `invalid_input` error names (aria-invalid) and focus it; clear the rest. */
     markInvalid(err) {

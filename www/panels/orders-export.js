@@ -58,8 +58,9 @@ export function initExport(ctx, { applied, seen, errorBox, changed }) {
     renderError(errorBox, null);
     const perPage = Math.min(100, Number(ctx.sandbox.info?.maxPerPage) || 100);
     try {
+      const fields = await ctx.orderFields();
       await ctx.call("orders (CSV export)", async (c) => {
-        const iter = c.orders({ perPage, filter, signal: mine.signal });
+        const iter = c.orders({ perPage, filter, fields, signal: mine.signal });
         for await (const row of iter) {
           rows.push(row);
           progress(rows.length);

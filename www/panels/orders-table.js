@@ -27,8 +27,10 @@ function localAmount(r) {
 }
 
 export function statusBadge(st) {
-  const known = KNOWN_STATUSES.includes(st);
-  return h("span", { class: `status s-${known ? st : "other"}`, dataset: { testid: "order-status", status: st ?? "" } }, f.label(st));
+  // One source spells it "cancelled": shown as "canceled" is.
+  const look = st === "cancelled" ? "canceled" : st;
+  const known = KNOWN_STATUSES.includes(look);
+  return h("span", { class: `status s-${known ? look : "other"}`, dataset: { testid: "order-status", status: st ?? "" } }, f.label(st));
 }
 
 /**

@@ -102,8 +102,9 @@ export function initOrders(ctx, { rowActions } = {}) {
     const summary = el.summary.textContent;
     el.summary.textContent = "Loading…";
     try {
+      const fields = await ctx.orderFields();
       const result = await ctx.call("orderHistory", (c) =>
-        c.orderHistory({ page, perPage, filter, signal: ctrl.signal }));
+        c.orderHistory({ page, perPage, filter, fields, signal: ctrl.signal }));
       if (ctrl.signal.aborted) return;
       const total = Number(result.pagination?.total ?? 0);
       const pages = Math.max(1, Math.ceil(total / perPage));

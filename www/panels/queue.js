@@ -12,7 +12,9 @@ import { describe } from "../lib/errors.js";
 const INTERVAL_MS = 5000;
 /** How long a new order stays highlighted. */
 const NEW_FOR_MS = 30_000;
-const FIELDS = ["id", "orderId", "status", "paymentType", "amountLocal", "amountUsd", "currency", "expiresAt", "createdAt"];
+const FIELDS = ["id", "orderId", "status", "paymentType", "expiresAt", "createdAt"];
+/** The sandbox's own fields the queue shows where the service has them (see ctx.orderFields). */
+const EXTRAS = ["amountLocal", "amountUsd", "currency"];
 
 /** "12:34 left", "expired", "1 h 5 min left" for an ISO date-time. */
 function timeLeft(iso, now = Date.now()) {
@@ -103,6 +105,9 @@ export function initQueue(ctx, { activity, rowActions }) {
 
   /** Starts (or restarts: the first poll goes at once) the watch of the pending orders. */
   async function start() {
+    // The sandbox's amounts and currency only where the service has them (asked before the
+    // previous watch stops, so two quick starts leave one watch).
+    const extras = (await ctx.orderFields()).includes("amountUsd") ? EXTRAS : [];
     stop();
     show(el.error, false);
     // Through the server proxy: its endpoint and no key (the server adds it).
@@ -110,7 +115,7 @@ export function initQueue(ctx, { activity, rowActions }) {
       ? { endpoint: ctx.conn.endpoint }
       : { baseUrl: ctx.conn.baseUrl, apiKey: ctx.conn.apiKey || undefined };
     client = new ctx.mod.BotClient({ ...where, fetch: pollFetch });
-    const w = client.watchOrders({ filter: { status: "pending" }, perPage: 10, fields: FIELDS, intervalMs: INTERVAL_MS });
+    const w = client.watchOrders({ filter: { status: "pending" }, perPage: 10, fields: [...FIELDS, ...extras], intervalMs: INTERVAL_MS });
     watch = w;
     w.onStatusChange(renderStatus);
     renderStatus(w.status);

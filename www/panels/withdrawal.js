@@ -3,6 +3,9 @@
 import { $, h, show, setText } from "../lib/dom.js";
 import { isAbort, renderError } from "../lib/errors.js";
 
+/** The package's default selection, with the coin's display name and icon. */
+const WITHDRAWAL_FIELDS = ["symbol", "name", "icon", "networks", "addressRegex", "memoRegex"];
+
 /** The service's pattern as a JS RegExp that must match the whole input (Ruby/PCRE anchors
  *  \A \z \Z and a leading (?i) are translated). null if this browser cannot compile it. */
 export function toRegExp(src) {
@@ -50,7 +53,11 @@ export function initWithdrawal(ctx) {
     el.lookup.disabled = true;
     el.empty.textContent = `Looking up ${symbol}…`;
     try {
-      const info = await ctx.call("withdrawalInfo", (c) => c.withdrawalInfo(symbol, { signal: mine.signal }));
+      // `name` and `icon` (the documentation shows them; the SDKs do not select them) are asked
+      // for by name, but not through the server proxy, which lets through the package's own
+      // selection only (the panel then shows the symbol, without an icon).
+      const fields = ctx.conn.endpoint ? undefined : WITHDRAWAL_FIELDS;
+      const info = await ctx.call("withdrawalInfo", (c) => c.withdrawalInfo(symbol, { fields, signal: mine.signal }));
       if (mine.signal.aborted) return;
       renderError(el.error, null);
       el.symbol.removeAttribute("aria-invalid");

@@ -65,9 +65,13 @@ impl SplitMix64 {
 #[serde(rename_all = "snake_case")]
 pub enum P2PPaymentStatus {
     Pending,
+    /// An agent took a withdrawal (the sandbox's own value: the service's sources show only
+    /// `pending` and `completed` for an agent's order).
     PickedUp,
+    /// The agent paid a withdrawal (the sandbox's own value).
     Paid,
     Completed,
+    /// Canceled (the sandbox's own value).
     Canceled,
 }
 
@@ -91,7 +95,8 @@ impl P2PPaymentStatus {
     }
 }
 
-/// `deposit` or `withdrawal`.
+/// `deposit` or `withdrawal` (the sandbox's own name for the type: the service's sources show
+/// the values only).
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[graphql(rename_items = "snake_case")]
 #[serde(rename_all = "snake_case")]
@@ -100,7 +105,8 @@ pub enum PaymentType {
     Withdrawal,
 }
 
-/// Status of a merchant payment request.
+/// Status of a hosted payment request: created → picked_up → completed | canceled (the
+/// sandbox's own name for the type: the service's sources show the values only).
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[graphql(rename_items = "snake_case")]
 #[serde(rename_all = "snake_case")]
@@ -134,9 +140,14 @@ pub struct P2PPayment {
     pub reassign_after_secs: Option<i64>,
     pub agent_cut_of_fees: Option<Decimal>,
     pub fx_spread_revenue: Option<Decimal>,
+    /// The payment method type, e.g. `mpesa` (the sandbox's own: no source shows it; the
+    /// client never selects it by default).
     pub payment_method: Option<String>,
+    /// The amount in the local currency (the sandbox's own).
     pub amount_local: Option<Decimal>,
+    /// The amount in USD (the sandbox's own).
     pub amount_usd: Option<Decimal>,
+    /// ISO code of the local currency (the sandbox's own).
     pub currency: Option<String>,
     /// Unix seconds of createdAt, for sorting and filtering (not exposed).
     #[graphql(skip)]
@@ -144,7 +155,8 @@ pub struct P2PPayment {
     pub created_secs: i64,
 }
 
-/// TOTP (two-factor) state of an agent. Field names are the sandbox's guess.
+/// TOTP (two-factor) state of an agent: the sandbox's own (the service's documentation names
+/// TOTP information without its fields).
 #[derive(SimpleObject, Clone, Debug, Serialize)]
 #[graphql(name = "TotpInfo")]
 #[serde(rename_all = "camelCase")]
@@ -181,6 +193,7 @@ pub struct AgentProfile {
     pub enforce_receipt_upload: Option<bool>,
     /// The agent's API key, MASKED by the sandbox (it never echoes a key).
     pub api_key: Option<String>,
+    /// TOTP state (the sandbox's own).
     pub totp: Option<TotpInfo>,
 }
 
@@ -235,7 +248,9 @@ pub struct PaymentMethodType {
 /// Indicative local-currency-per-USD rates for a country.
 #[derive(SimpleObject, Clone, Debug)]
 pub struct MarketRate {
+    /// The country's ISO code (the sandbox's own).
     pub country_code: String,
+    /// The local currency's ISO code (the sandbox's own).
     pub currency: String,
     pub deposit_rate: Decimal,
     pub withdrawal_rate: Decimal,
@@ -268,6 +283,8 @@ pub struct MerchantPaymentRequest {
     pub currency: String,
     pub reference: String,
     pub status: MerchantPaymentRequestStatus,
+    /// The `metadata` given to `initiateHostedPayment`, as given.
+    pub metadata: Option<async_graphql::Json<serde_json::Value>>,
     #[graphql(skip)]
     pub coin: String,
     #[graphql(skip)]
@@ -276,8 +293,8 @@ pub struct MerchantPaymentRequest {
 
 /// One of an agent's payment methods (the object `updatePaymentMethodLiquidity` returns).
 /// `id value displayValue localCurrencyAvailable deleted ownership designation instant` are
-/// the fields the official SDKs select; `paymentMethodType` and `currency` are sandbox
-/// additions (so a caller can tell which method a `paymentMethodType` names).
+/// the fields the official SDKs select; `paymentMethodType` and `currency` are the sandbox's
+/// own (so a caller can tell which method a `paymentMethodType` names).
 #[derive(SimpleObject, Clone, Debug, Serialize)]
 #[graphql(name = "P2PPaymentMethod")]
 #[serde(rename_all = "camelCase")]
@@ -290,14 +307,15 @@ pub struct P2PPaymentMethod {
     /// Local currency the agent has available on this method.
     pub local_currency_available: Option<Decimal>,
     pub deleted: Option<bool>,
-    /// `personal` or `business` (the sandbox's guess at the values).
+    /// Who owns the account (values not shown by the sources; the sandbox says `personal`
+    /// or `business`).
     pub ownership: Option<String>,
     /// `deposit`, `withdrawal` or `both` (the sandbox's guess at the values).
     pub designation: Option<String>,
     pub instant: Option<bool>,
-    /// The method's type identifier, e.g. `bank_transfer` (sandbox addition).
+    /// The method's type identifier, e.g. `bank_transfer` (the sandbox's own).
     pub payment_method_type: Option<String>,
-    /// ISO code of the local currency, e.g. `NGN` (sandbox addition).
+    /// ISO code of the local currency, e.g. `NGN` (the sandbox's own).
     pub currency: Option<String>,
 }
 
@@ -810,6 +828,7 @@ fn payment_requests() -> Vec<MerchantPaymentRequest> {
         currency: cur.into(),
         reference: format!("REF-{n}"),
         status,
+        metadata: None,
         coin: coin.into(),
         network: network.into(),
     };

@@ -3,16 +3,18 @@
 //! `schema.rs` resolvers lock the merchant state, call these with the current time, and
 //! turn a [`MutationError`] into a GraphQL error with `extensions.code`.
 //!
-//! A quote is usable for [`QUOTE_TTL_SECS`] (`refreshRampQuote` starts that again) and by one
-//! deposit or withdrawal. A request made from it goes (README, "Direct ramp"):
+//! A quote is usable for [`QUOTE_TTL_SECS`] (the service's quotes last 30 to 180 s;
+//! `refreshRampQuote` starts that again) and by one deposit or withdrawal. A request made from
+//! it goes as the service documents it (README, "Direct ramp"):
 //!
 //! | step | payment type | from | to |
 //! |---|---|---|---|
-//! | `initiateRampQuoteDeposit` / `initiateRampQuoteWithdrawal` | – | – | created |
-//! | an agent takes it (`POST /__sandbox/ramp/pick-up`) | both | created | picked_up |
-//! | `markDepositAsPaid` | deposit | picked_up | completed |
+//! | `initiateRampQuoteDeposit` | deposit | – | pending |
+//! | `markDepositAsPaid` | deposit | pending | paid |
+//! | the agent confirms the fiat arrived (`POST /__sandbox/ramp/complete`) | deposit | paid | completed |
+//! | `cancelDeposit` | deposit | pending | canceled |
+//! | `initiateRampQuoteWithdrawal` (an agent has it at once) | withdrawal | – | picked_up |
 //! | `markWithdrawalAsReceived` | withdrawal | picked_up | completed |
-//! | `cancelDeposit` | deposit | created, picked_up | canceled |
 //!
 //! Anything else on an existing request is `INVALID_TRANSITION`; an expired quote is
 //! `QUOTE_EXPIRED`. Messages never repeat a caller's value (it could be a pasted key); they
@@ -21,14 +23,15 @@
 use async_graphql::{Enum, InputObject, SimpleObject, ID};
 use serde_json::{json, Value};
 
-use crate::data::{CountryData, MerchantPaymentRequestStatus as Status};
+use crate::data::CountryData;
 use crate::mutations::{
     check_decimal, MutationError, BAD_USER_INPUT, INVALID_TRANSITION, NOT_FOUND,
 };
 use crate::scalars::Decimal;
 
-/// How long a quote can be used, in seconds.
-pub const QUOTE_TTL_SECS: i64 = 300;
+/// How long a quote can be used, in seconds: the longest the service's documentation gives
+/// (30 to 180 s, depending on volatility).
+pub const QUOTE_TTL_SECS: i64 = 180;
 
 /// How long a deposit or withdrawal waits to be paid, in seconds.
 pub const PAYMENT_TTL_SECS: i64 = 1800;
@@ -51,8 +54,48 @@ pub enum PaymentTypeType {
 #[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
 #[graphql(name = "P2PPaymentMethodOwnership", rename_items = "snake_case")]
 pub enum Ownership {
-    Personal,
-    Business,
+    /// The customer's own account.
+    FirstParty,
+    /// Someone else's account.
+    ThirdParty,
+}
+
+/// The status of a deposit or withdrawal made from a quote (the sandbox's own name for the
+/// type: the service's sources show the values, not the type). A deposit goes pending →
+/// paid → completed, or pending → canceled; a withdrawal starts picked_up → completed.
+#[derive(Enum, Copy, Clone, Debug, PartialEq, Eq)]
+#[graphql(name = "QuotePaymentRequestStatus", rename_items = "snake_case")]
+pub enum Status {
+    Pending,
+    Paid,
+    PickedUp,
+    Completed,
+    Canceled,
+}
+
+impl Status {
+    /// The GraphQL name, e.g. `picked_up`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Paid => "paid",
+            Status::PickedUp => "picked_up",
+            Status::Completed => "completed",
+            Status::Canceled => "canceled",
+        }
+    }
+}
+
+/// Where an onchain deposit's crypto goes: accepted and kept (the sandbox has no chain leg).
+#[derive(InputObject, Clone, Debug)]
+#[graphql(name = "OnchainTransferInfo")]
+pub struct OnchainTransferInfo {
+    /// The destination address.
+    pub address: String,
+    /// The coin, as the service names it (`usd_tether`).
+    pub cryptocurrency: String,
+    /// The network, as the service names it (`celo`).
+    pub network: String,
 }
 
 /// The value of one of a payment method type's fields.
@@ -71,18 +114,34 @@ pub struct Customer {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    /// ISO 3166-1 alpha-2 code of the customer's country.
-    pub country: String,
+    /// The customer's country.
+    pub country: crate::data::Country,
+}
+
+/// One field's value of a customer's payment method.
+#[derive(SimpleObject, Clone, Debug)]
+#[graphql(name = "PaymentMethodFieldValue")]
+pub struct FieldValue {
+    pub identifier: String,
+    pub value: String,
 }
 
 /// A customer's payment method (`addPaymentMethod`).
 #[derive(SimpleObject, Clone, Debug)]
 pub struct CustomerPaymentMethod {
     pub id: ID,
+    /// The account or phone number it pays to.
+    pub value: String,
+    /// The values of the type's fields, as given.
+    pub fields: Vec<FieldValue>,
+    /// The customer's id (the sandbox's own).
     pub customer: ID,
+    /// The type's identifier (the sandbox's own).
     pub payment_method_type: String,
-    /// The account or phone number with all but its last 4 characters hidden.
+    /// The account or phone number with all but its last 4 characters hidden (the
+    /// sandbox's own).
     pub display_value: String,
+    /// `first_party` or `third_party`, as given (the sandbox's own).
     pub ownership: Option<Ownership>,
 }
 
@@ -90,15 +149,22 @@ pub struct CustomerPaymentMethod {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct RampQuote {
     pub id: ID,
+    /// The customer's id (the sandbox's own).
     pub customer: ID,
     pub payment_type: PaymentTypeType,
+    /// The quoted type's identifier (the sandbox's own).
     pub payment_method_type: String,
+    /// The amount quoted, in `currency` (the sandbox's own).
     pub amount: Decimal,
+    /// `usd` or `local_currency`, as asked (the sandbox's own).
     pub currency: String,
     pub exchange_rate: Decimal,
+    /// The amount in the local currency (the sandbox's own).
     pub amount_local: Decimal,
+    /// The amount in USD (the sandbox's own).
     pub amount_usd: Decimal,
-    /// ISO 8601; after it the quote is refused (`QUOTE_EXPIRED`).
+    /// ISO 8601; after it the quote is refused with `QUOTE_EXPIRED` (the sandbox's own: the
+    /// service shows no expiry on a quote).
     pub expires_at: String,
     #[graphql(skip)]
     pub expires_at_secs: i64,
@@ -111,11 +177,14 @@ pub struct RampQuote {
 #[derive(SimpleObject, Clone, Debug)]
 pub struct QuotePaymentRequest {
     pub id: ID,
+    /// The quote it was made from (the sandbox's own).
     pub ramp_quote: ID,
+    /// `deposit` or `withdrawal` (the sandbox's own).
     pub payment_type: PaymentTypeType,
     pub status: Status,
+    /// The merchant's reference, as given (the sandbox's own).
     pub reference: Option<String>,
-    /// The agent who took it; `null` until one does.
+    /// The agent who handles it.
     pub agent: Option<String>,
     /// A deposit: where the customer pays. A withdrawal: where the agent pays.
     pub payment_details: async_graphql::Json<Value>,
@@ -124,7 +193,7 @@ pub struct QuotePaymentRequest {
     pub amount_usd: Decimal,
     /// ISO 8601: when an unpaid request lapses.
     pub expires_at: String,
-    /// The receipt `markDepositAsPaid` was given.
+    /// The receipt `markDepositAsPaid` was given (the sandbox's own).
     pub receipt: Option<String>,
 }
 
@@ -248,7 +317,7 @@ impl DirectRamp {
             email: email.to_owned(),
             first_name: first_name.trim().to_owned(),
             last_name: last_name.trim().to_owned(),
-            country: c.country.code.clone(),
+            country: c.country.clone(),
         };
         self.customers.push(customer.clone());
         Ok(customer)
@@ -265,7 +334,7 @@ impl DirectRamp {
         countries: &[CountryData],
     ) -> Result<CustomerPaymentMethod, MutationError> {
         let c = self.customer(customer)?.clone();
-        let method = country_method(countries, &c.country, payment_method_type)?;
+        let method = country_method(countries, &c.country.code, payment_method_type)?;
         for f in fields {
             non_empty(&f.value, "fields.value")?;
             if !method
@@ -295,24 +364,32 @@ impl DirectRamp {
                 ),
             ));
         }
-        let shown = fields
+        let value = fields
             .iter()
             .find(|f| matches!(f.identifier.trim(), "account_number" | "phone_number"))
-            .map_or(String::new(), |f| masked(&f.value));
+            .map_or(String::new(), |f| f.value.trim().to_owned());
         let n = self.take_number();
         let pm = CustomerPaymentMethod {
             id: ID::from(format!("cpm_{n:04}")),
+            display_value: masked(&value),
+            value,
+            fields: fields
+                .iter()
+                .map(|f| FieldValue {
+                    identifier: f.identifier.trim().to_owned(),
+                    value: f.value.clone(),
+                })
+                .collect(),
             customer: c.id.clone(),
             payment_method_type: method.identifier.clone(),
-            display_value: shown,
             ownership,
         };
         self.payment_methods.push(pm.clone());
         Ok(pm)
     }
 
-    /// `rampQuote`: the country's market rate for the payment type; `currency` is the
-    /// customer's local currency or `USD`.
+    /// `rampQuote`: the country's market rate for the payment type; `currency` is `usd` or
+    /// `local_currency` (the customer's country's).
     pub fn ramp_quote(
         &mut self,
         q: &QuoteRequest,
@@ -329,25 +406,18 @@ impl DirectRamp {
         }
         if q.country
             .as_deref()
-            .is_some_and(|code| !code.eq_ignore_ascii_case(&c.country))
+            .is_some_and(|code| !code.eq_ignore_ascii_case(&c.country.code))
         {
             return Err(error(
                 BAD_USER_INPUT,
                 "Argument 'country' is not the customer's country",
             ));
         }
-        let method = country_method(countries, &c.country, &q.payment_method_type)?;
+        let method = country_method(countries, &c.country.code, &q.payment_method_type)?;
         let data = countries
             .iter()
-            .find(|d| d.country.code == c.country)
+            .find(|d| d.country.code == c.country.code)
             .ok_or_else(|| error(NOT_FOUND, "Country not found"))?;
-        let local = &data.country.currency.iso_code;
-        if q.currency != *local && q.currency != "USD" {
-            return Err(error(
-                BAD_USER_INPUT,
-                format!("Argument 'currency' must be {local} or USD for this customer"),
-            ));
-        }
         let rate = match q.payment_type {
             PaymentTypeType::Deposit => data.rate.deposit_rate.clone(),
             PaymentTypeType::Withdrawal => data.rate.withdrawal_rate.clone(),
@@ -477,7 +547,7 @@ impl DirectRamp {
         Ok(())
     }
 
-    /// `initiateRampQuoteDeposit`: a `created` deposit; a mobile-money quote needs
+    /// `initiateRampQuoteDeposit`: a `pending` deposit; a mobile-money quote needs
     /// `phoneNumber`, a bank quote `bankAccountNumber` (the account the customer pays from).
     pub fn initiate_deposit(
         &mut self,
@@ -489,7 +559,7 @@ impl DirectRamp {
         let quote = self
             .usable_quote(&d.ramp_quote, PaymentTypeType::Deposit, now)?
             .clone();
-        let country = self.customer(quote.customer.as_str())?.country.clone();
+        let country = self.customer(quote.customer.as_str())?.country.code.clone();
         let method = country_method(countries, &country, &quote.payment_method_type)?;
         // The argument that carries the type's field `identifier`, when the type has it.
         let required = |identifier: &str, argument: &str, value: Option<&str>| {
@@ -522,11 +592,18 @@ impl DirectRamp {
                 .map_or("USD", |c| c.country.currency.iso_code.as_str()),
             "narration": id.as_str(),
         });
-        self.request_from(quote, id, d.reference.clone(), details, now)
+        self.request_from(
+            quote,
+            id,
+            d.reference.clone(),
+            details,
+            Status::Pending,
+            now,
+        )
     }
 
-    /// `initiateRampQuoteWithdrawal`: a `created` withdrawal to one of the quote's customer's
-    /// payment methods, of the quote's payment method type.
+    /// `initiateRampQuoteWithdrawal`: a withdrawal to one of the quote's customer's payment
+    /// methods, of the quote's payment method type; an agent has it at once (`picked_up`).
     pub fn initiate_withdrawal(
         &mut self,
         ramp_quote: &str,
@@ -569,7 +646,14 @@ impl DirectRamp {
         });
         let n = self.take_number();
         let id = ID::from(format!("rpr_{n:04}"));
-        self.request_from(quote, id, reference.map(str::to_owned), details, now)
+        self.request_from(
+            quote,
+            id,
+            reference.map(str::to_owned),
+            details,
+            Status::PickedUp,
+            now,
+        )
     }
 
     fn request_from(
@@ -578,15 +662,16 @@ impl DirectRamp {
         id: ID,
         reference: Option<String>,
         details: Value,
+        status: Status,
         now: i64,
     ) -> Result<QuotePaymentRequest, MutationError> {
         let p = QuotePaymentRequest {
             id: id.clone(),
             ramp_quote: quote.id.clone(),
             payment_type: quote.payment_type,
-            status: Status::Created,
+            status,
             reference,
-            agent: None,
+            agent: Some(SANDBOX_AGENT.into()),
             payment_details: async_graphql::Json(details),
             exchange_rate: quote.exchange_rate.clone(),
             amount_local: quote.amount_local.clone(),
@@ -629,17 +714,14 @@ impl DirectRamp {
             ));
         }
         if !from.contains(&p.status) {
-            let names: Vec<&str> = from
-                .iter()
-                .map(|s| crate::payments::status_name(*s))
-                .collect();
+            let names: Vec<&str> = from.iter().map(|s| s.as_str()).collect();
             return Err(error(
                 INVALID_TRANSITION,
                 format!(
                     "{action} needs a {} request; {} is {}",
                     names.join(" or "),
                     p.id.as_str(),
-                    crate::payments::status_name(p.status)
+                    p.status.as_str()
                 ),
             ));
         }
@@ -647,39 +729,35 @@ impl DirectRamp {
         Ok(p)
     }
 
-    /// An agent takes request `id` (`POST /__sandbox/ramp/pick-up`): created → picked_up.
-    pub fn pick_up(&mut self, id: &str) -> Result<QuotePaymentRequest, MutationError> {
-        let p = self.transition("pick-up", id, None, &[Status::Created], Status::PickedUp)?;
-        p.agent = Some(SANDBOX_AGENT.into());
+    /// The agent confirms a paid deposit's fiat arrived (`POST /__sandbox/ramp/complete`):
+    /// paid → completed.
+    pub fn complete(&mut self, id: &str) -> Result<QuotePaymentRequest, MutationError> {
+        let p = self.transition(
+            "complete",
+            id,
+            Some(PaymentTypeType::Deposit),
+            &[Status::Paid],
+            Status::Completed,
+        )?;
         Ok(p.clone())
     }
 
-    /// `markDepositAsPaid`: picked_up → completed; `receipt`, when given, an absolute
-    /// `https:` URL.
+    /// `markDepositAsPaid`: pending → paid; `receipt`, when given, "a receipt URL or
+    /// reference": any text, not blank.
     pub fn mark_deposit_as_paid(
         &mut self,
         id: &str,
         receipt: Option<&str>,
     ) -> Result<bool, MutationError> {
         if let Some(r) = receipt {
-            let host = r.strip_prefix("https://").unwrap_or("");
-            if host.is_empty()
-                || host.starts_with('/')
-                || r.len() > crate::mutations::MAX_RECEIPT_LEN
-                || r.bytes().any(|b| !(0x21..0x7f).contains(&b))
-            {
-                return Err(error(
-                    BAD_USER_INPUT,
-                    "Argument 'receipt' must be an absolute https: URL",
-                ));
-            }
+            crate::mutations::check_receipt(r)?;
         }
         let p = self.transition(
             "markDepositAsPaid",
             id,
             Some(PaymentTypeType::Deposit),
-            &[Status::PickedUp],
-            Status::Completed,
+            &[Status::Pending],
+            Status::Paid,
         )?;
         p.receipt = receipt.map(str::to_owned);
         Ok(true)
@@ -697,13 +775,13 @@ impl DirectRamp {
         Ok(true)
     }
 
-    /// `cancelDeposit`: created or picked_up → canceled.
+    /// `cancelDeposit`: pending (not paid yet) → canceled.
     pub fn cancel_deposit(&mut self, id: &str) -> Result<bool, MutationError> {
         self.transition(
             "cancelDeposit",
             id,
             Some(PaymentTypeType::Deposit),
-            &[Status::Created, Status::PickedUp],
+            &[Status::Pending],
             Status::Canceled,
         )?;
         Ok(true)
@@ -727,7 +805,7 @@ impl DirectRamp {
 fn price(q: &mut RampQuote, now: i64) {
     let rate = number(&q.exchange_rate).max(0.0001);
     let amount = number(&q.amount);
-    let (local, usd) = if q.currency == "USD" {
+    let (local, usd) = if q.currency == "usd" {
         (amount * rate, amount)
     } else {
         (amount, amount / rate)

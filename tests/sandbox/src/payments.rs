@@ -41,9 +41,13 @@ pub struct OnchainWithdrawal {
     /// `pending` when made (the sandbox never sends it further).
     pub status: String,
     pub address: String,
+    /// The amount in USD, as given (the sandbox's own).
     pub amount_usd: Decimal,
     pub network: String,
 }
+
+/// The smallest `withdrawOnchain` the service accepts, in USD cents ($10).
+pub const MIN_ONCHAIN_WITHDRAWAL_CENTS: i64 = 1000;
 
 /// Everything about the merchant that its mutations change.
 #[derive(Clone, Debug)]
@@ -81,6 +85,8 @@ pub struct HostedPayment {
     pub first_name: String,
     pub last_name: String,
     pub redirect_url: Option<String>,
+    /// Kept with the request and answered as given.
+    pub metadata: Option<serde_json::Value>,
 }
 
 /// A withdrawal of more than the balance.
@@ -197,6 +203,7 @@ impl MerchantState {
             hosted_link: String::new(),
             amount: Decimal::text(amount),
             currency: r.currency.clone().unwrap_or_else(|| "USD".into()),
+            metadata: None,
             reference: r
                 .reference
                 .clone()
@@ -277,6 +284,7 @@ impl MerchantState {
             currency: h.currency.clone().unwrap_or_else(|| "USD".into()),
             reference: h.reference.clone(),
             status: Status::Created,
+            metadata: h.metadata.clone().map(async_graphql::Json),
             coin: "USDC".into(),
             network: "CELO".into(),
         };
@@ -325,10 +333,10 @@ impl MerchantState {
                     .unwrap_or(0)
         };
         let amount = cents(amount_usd);
-        if amount == 0 {
+        if amount < MIN_ONCHAIN_WITHDRAWAL_CENTS {
             return Err(error(
                 BAD_USER_INPUT,
-                "Argument 'amountUsd' must be more than 0",
+                "Argument 'amountUsd' must be at least 10 (USD)",
             ));
         }
         if amount > cents(balance) {
@@ -349,7 +357,8 @@ impl MerchantState {
         Ok(w)
     }
 
-    /// `cancelHostedPayment`: created or picked_up → canceled.
+    /// `cancelHostedPayment`: created → canceled (only while `created`, as the service
+    /// documents it).
     pub fn cancel_hosted_payment(&mut self, id: &str) -> Result<bool, MutationError> {
         if id.trim().is_empty() {
             return Err(error(
@@ -362,11 +371,11 @@ impl MerchantState {
             .iter_mut()
             .find(|p| p.id.as_str() == id)
             .ok_or_else(|| error(NOT_FOUND, "Payment request not found"))?;
-        if !matches!(p.status, Status::Created | Status::PickedUp) {
+        if p.status != Status::Created {
             return Err(error(
                 INVALID_TRANSITION,
                 format!(
-                    "cancelHostedPayment needs a created or picked_up request; {} is {}",
+                    "cancelHostedPayment needs a created request; {} is {}",
                     p.id.as_str(),
                     status_name(p.status)
                 ),
@@ -543,5 +552,22 @@ mod tests {
             s.confirm_transaction(id, "0x12").unwrap_err().code,
             BAD_USER_INPUT
         );
+    }
+
+    #[test]
+    fn an_onchain_withdrawal_is_at_least_ten_dollars() {
+        let mut s = state();
+        let address = format!("0x{}", "ab".repeat(20));
+        let networks = ["CELO".to_owned()];
+        let balance = Decimal::text("1520.00");
+        let mut w = |amount: &str| {
+            s.withdraw_onchain(&address, &Decimal::text(amount), None, &networks, &balance)
+        };
+        for below in ["0", "0.01", "9.99"] {
+            assert_eq!(w(below).unwrap_err().code, BAD_USER_INPUT, "{below}");
+        }
+        assert_eq!(w("10").unwrap().status, "pending");
+        assert_eq!(w("10.00").unwrap().network, "CELO");
+        assert_eq!(w("1520.01").unwrap_err().code, INSUFFICIENT_FUNDS);
     }
 }

@@ -35,23 +35,24 @@ fn is_decimal_text(s: &str) -> bool {
 }
 
 /// A decimal number, serialized as a string (e.g. `"1520.00"`) to keep its precision. Input
-/// values must be strings too.
+/// values may be strings (`"0.01"`) or JSON numbers (`1500`), as the service's SDKs send both.
 #[Scalar(name = "Decimal")]
 impl ScalarType for Decimal {
     fn parse(value: Value) -> InputValueResult<Self> {
         match value {
             Value::String(s) if is_decimal_text(&s) => Ok(Decimal(s)),
-            // Strings only (a sandbox decision): a JSON number has already lost precision
-            // (or become an exponent) before the service sees it, so a client must send text.
-            Value::Number(n) => Err(InputValueError::custom(format!(
-                "{n} is a number; a Decimal is sent as a string such as \"12.50\""
-            ))),
+            // A JSON number, as the SDKs send amounts too: kept in its plain decimal form (an
+            // exponent or a non-finite number is refused).
+            Value::Number(n) if is_decimal_text(&n.to_string()) => Ok(Decimal(n.to_string())),
+            Value::Number(_) => Err(InputValueError::custom(
+                "not a decimal number (expected plain digits with an optional fraction, such as 12.5)",
+            )),
             Value::String(_) => Err(InputValueError::custom(
                 "not a decimal number (expected digits with an optional fraction, such as \"12.50\")",
             )),
             // The value is not repeated: it could be anything, a pasted key included.
             _ => Err(InputValueError::custom(
-                "not a decimal number (expected a string such as \"12.50\")",
+                "not a decimal number (expected a string such as \"12.50\" or a number)",
             )),
         }
     }

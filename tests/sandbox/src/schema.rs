@@ -256,7 +256,8 @@ impl BotMutation {
     }
 
     /// Records that the agent paid a withdrawal from one of its payment methods:
-    /// picked_up → paid. `receipt`, when given, is an absolute https: URL.
+    /// picked_up → paid. `receipt`, when given, is a receipt URL or reference (any text, not
+    /// blank).
     async fn mark_withdrawal_as_paid(
         &self,
         ctx: &Context<'_>,
@@ -381,9 +382,9 @@ impl MerchantQuery {
         Ok(ctx.data::<Arc<Store>>()?.rampable_assets.clone())
     }
 
-    /// A direct-ramp quote (SECRET key): `amount` of `currency` (the customer's local
-    /// currency or USD) at the country's market rate for `paymentType` (default `deposit`),
-    /// usable for 300 s by one deposit or withdrawal. `country`, when given, must be the
+    /// A direct-ramp quote (SECRET key): `amount` of `currency` (`usd` or `local_currency`,
+    /// the customer's) at the country's market rate for `paymentType` (default `deposit`),
+    /// usable for 180 s by one deposit or withdrawal. `country`, when given, must be the
     /// customer's ISO code.
     #[allow(clippy::too_many_arguments)]
     async fn ramp_quote(
@@ -401,7 +402,7 @@ impl MerchantQuery {
         let q = crate::direct_ramp::QuoteRequest {
             customer: customer.to_string(),
             amount,
-            currency: format!("{currency:?}").to_ascii_uppercase(),
+            currency: currency.as_str().into(),
             payment_type: payment_type.unwrap_or(crate::direct_ramp::PaymentTypeType::Deposit),
             payment_method_type,
             country,
@@ -414,7 +415,7 @@ impl MerchantQuery {
             .map_err(mutation_error)
     }
 
-    /// The same quote usable for another 300 s at the current rate (SECRET key), with
+    /// The same quote usable for another 180 s at the current rate (SECRET key), with
     /// `amount` when given. A used quote is INVALID_TRANSITION.
     async fn refresh_ramp_quote(
         &self,
@@ -516,12 +517,26 @@ impl MerchantMutation {
         metadata: Option<async_graphql::Json<serde_json::Map<String, serde_json::Value>>>,
     ) -> Result<Option<MerchantPaymentRequest>> {
         secret_only(ctx)?;
-        let _ = metadata; // accepted and kept by the real service; the sandbox has no use for it
         let store = ctx.data::<Arc<Store>>()?;
         let config = ctx.data::<SchemaConfig>()?;
+        // `usd` (the default) or the country's own currency; the request keeps its ISO code.
+        let currency = match currency.unwrap_or(P2PPaymentCurrency::Usd) {
+            P2PPaymentCurrency::Usd => "USD".to_owned(),
+            P2PPaymentCurrency::LocalCurrency => store
+                .countries
+                .iter()
+                .find(|c| c.country.code.eq_ignore_ascii_case(country_code.trim()))
+                .map(|c| c.country.currency.iso_code.clone())
+                .ok_or_else(|| {
+                    coded_error(
+                        "Argument 'countryCode' is not a country the ramp serves, so                          local_currency has no meaning",
+                        "BAD_USER_INPUT",
+                    )
+                })?,
+        };
         let h = crate::payments::HostedPayment {
             amount,
-            currency: currency.map(|c| format!("{c:?}").to_ascii_uppercase()),
+            currency: Some(currency),
             country_code,
             email,
             payment_type: match payment_type {
@@ -532,6 +547,7 @@ impl MerchantMutation {
             first_name,
             last_name,
             redirect_url,
+            metadata: metadata.map(|m| serde_json::Value::Object(m.0)),
         };
         store
             .merchant()
@@ -540,9 +556,9 @@ impl MerchantMutation {
             .map_err(mutation_error)
     }
 
-    /// Sends USD stablecoins from the merchant's balance to an onchain address (SECRET key).
-    /// `network`: one of the rampable assets' networks (`CELO` when absent); more than the
-    /// balance is INSUFFICIENT_FUNDS. The withdrawal starts `pending`.
+    /// Sends USD stablecoins from the merchant's balance to an onchain address (SECRET key):
+    /// at least 10 USD. `network`: one of the rampable assets' networks (`CELO` when absent);
+    /// more than the balance is INSUFFICIENT_FUNDS. The withdrawal starts `pending`.
     async fn withdraw_onchain(
         &self,
         ctx: &Context<'_>,
@@ -579,7 +595,7 @@ impl MerchantMutation {
             .map_err(mutation_error)
     }
 
-    /// Cancels a hosted payment (SECRET key): created or picked_up → canceled.
+    /// Cancels a hosted payment (SECRET key): created → canceled, only while `created`.
     async fn cancel_hosted_payment(
         &self,
         ctx: &Context<'_>,
@@ -653,7 +669,7 @@ impl DirectRampMutation {
             .map_err(mutation_error)
     }
 
-    /// A deposit at a `deposit` quote's rate (SECRET key): `created`. A used quote is
+    /// A deposit at a `deposit` quote's rate (SECRET key): `pending`. A used quote is
     /// INVALID_TRANSITION, an expired one QUOTE_EXPIRED, a used reference
     /// DUPLICATE_REFERENCE; a mobile-money quote needs `phoneNumber`, a bank one
     /// `bankAccountNumber`. `onchainTransferInfo` is accepted and not used.
@@ -664,9 +680,7 @@ impl DirectRampMutation {
         reference: Option<String>,
         phone_number: Option<String>,
         bank_account_number: Option<String>,
-        onchain_transfer_info: Option<
-            async_graphql::Json<serde_json::Map<String, serde_json::Value>>,
-        >,
+        onchain_transfer_info: Option<crate::direct_ramp::OnchainTransferInfo>,
     ) -> Result<Option<crate::direct_ramp::QuotePaymentRequest>> {
         secret_only(ctx)?;
         let _ = onchain_transfer_info; // kept by the real service; the sandbox has no chain leg
@@ -687,7 +701,7 @@ impl DirectRampMutation {
     }
 
     /// A withdrawal at a `withdrawal` quote's rate to one of the quote's customer's payment
-    /// methods, of the quoted type (SECRET key): `created`.
+    /// methods, of the quoted type (SECRET key): an agent has it at once, `picked_up`.
     async fn initiate_ramp_quote_withdrawal(
         &self,
         ctx: &Context<'_>,
@@ -711,8 +725,8 @@ impl DirectRampMutation {
             .map_err(mutation_error)
     }
 
-    /// The customer paid the agent of a deposit (SECRET key): picked_up → completed.
-    /// `receipt`, when given, is an absolute https: URL.
+    /// The customer paid the agent of a deposit (SECRET key): pending → paid. `receipt`,
+    /// when given, is a receipt URL or reference (any text, not blank).
     async fn mark_deposit_as_paid(
         &self,
         ctx: &Context<'_>,
@@ -745,7 +759,7 @@ impl DirectRampMutation {
             .map_err(mutation_error)
     }
 
-    /// Cancels a deposit (SECRET key): created or picked_up → canceled.
+    /// Cancels a deposit not paid yet (SECRET key): pending → canceled.
     async fn cancel_deposit(&self, ctx: &Context<'_>, payment_request: ID) -> Result<Option<bool>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
@@ -770,17 +784,24 @@ fn secret_only(ctx: &Context<'_>) -> Result<()> {
     }
 }
 
-/// The currencies of hosted payments.
+/// The currency an amount is given in (hosted payments and quotes).
 #[derive(async_graphql::Enum, Copy, Clone, Debug, PartialEq, Eq)]
-#[graphql(name = "P2PPaymentCurrency")]
+#[graphql(name = "P2PPaymentCurrency", rename_items = "snake_case")]
 pub enum P2PPaymentCurrency {
-    Ngn,
-    Kes,
-    Ghs,
-    Ugx,
-    Tzs,
-    Zar,
+    /// US dollars (the default).
     Usd,
+    /// The customer's country's currency.
+    LocalCurrency,
+}
+
+impl P2PPaymentCurrency {
+    /// The GraphQL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            P2PPaymentCurrency::Usd => "usd",
+            P2PPaymentCurrency::LocalCurrency => "local_currency",
+        }
+    }
 }
 
 /// `deposit` or `withdrawal`.

@@ -240,7 +240,7 @@ pub fn build_router(state: Arc<AppState>) -> Router {
         )
         .route("/__sandbox/state", get(agent_state).delete(reset_state))
         .route("/__sandbox/transfer", post(transfer))
-        .route("/__sandbox/ramp/pick-up", post(pick_up))
+        .route("/__sandbox/ramp/complete", post(complete))
         .route("/__sandbox/ramp/expire-quote", post(expire_quote))
         .with_state(state.clone())
         .layer(control_cors);
@@ -1179,10 +1179,10 @@ fn control_refusal(e: crate::mutations::MutationError) -> Response {
     control_error(status, &e.message)
 }
 
-/// `POST /__sandbox/ramp/pick-up` with `{"paymentRequest": id}`: the sandbox's agent takes a
-/// direct-ramp deposit or withdrawal (created → picked_up); answers
-/// `{"id", "status", "agent"}`. 404 unknown, 409 not `created`.
-async fn pick_up(
+/// `POST /__sandbox/ramp/complete` with `{"paymentRequest": id}`: the sandbox's agent confirms
+/// a paid direct-ramp deposit's fiat arrived (paid → completed); answers
+/// `{"id", "status", "agent"}`. 404 unknown, 409 not a `paid` deposit.
+async fn complete(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     body: axum::body::Bytes,
@@ -1191,10 +1191,10 @@ async fn pick_up(
         Ok(id) => id,
         Err(refused) => return *refused,
     };
-    match state.store.merchant().ramp.pick_up(&id) {
+    match state.store.merchant().ramp.complete(&id) {
         Ok(p) => Json(json!({
             "id": p.id.as_str(),
-            "status": crate::payments::status_name(p.status),
+            "status": p.status.as_str(),
             "agent": p.agent,
         }))
         .into_response(),
@@ -1203,7 +1203,7 @@ async fn pick_up(
 }
 
 /// `POST /__sandbox/ramp/expire-quote` with `{"rampQuote": id}`: makes a direct-ramp quote
-/// expired now (so a test need not wait 300 s); answers `{"id", "expiresAt"}`. 404 unknown.
+/// expired now (so a test need not wait 180 s); answers `{"id", "expiresAt"}`. 404 unknown.
 async fn expire_quote(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,

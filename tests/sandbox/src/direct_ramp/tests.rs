@@ -22,7 +22,7 @@ fn quote(customer: &str, payment_type: PaymentTypeType) -> QuoteRequest {
     QuoteRequest {
         customer: customer.into(),
         amount: Decimal::text("154550.00"),
-        currency: "NGN".into(),
+        currency: "local_currency".into(),
         payment_type,
         payment_method_type: "bank_transfer".into(),
         country: Some("ng".into()),
@@ -40,7 +40,7 @@ fn ramp(store: &Store) -> (DirectRamp, Customer, CustomerPaymentMethod) {
             c.id.as_str(),
             "bank_transfer",
             &bank_fields(),
-            Some(Ownership::Personal),
+            Some(Ownership::FirstParty),
             &store.countries,
         )
         .unwrap();
@@ -51,8 +51,20 @@ fn ramp(store: &Store) -> (DirectRamp, Customer, CustomerPaymentMethod) {
 fn customers_and_payment_methods() {
     let store = Store::seeded();
     let (mut r, c, pm) = ramp(&store);
-    assert_eq!((c.first_name.as_str(), c.country.as_str()), ("Ada", "NG"));
+    assert_eq!(
+        (c.first_name.as_str(), c.country.code.as_str()),
+        ("Ada", "NG")
+    );
     assert_eq!(pm.display_value, "•••• 6789");
+    assert_eq!(pm.value, "0123456789");
+    assert_eq!(pm.fields.len(), 3);
+    assert_eq!(
+        (
+            pm.fields[0].identifier.as_str(),
+            pm.fields[0].value.as_str()
+        ),
+        ("bank_name", "GTBank")
+    );
     let countries = &store.countries;
     // By ISO code too; an unknown country, a bad email, a blank name.
     assert!(r
@@ -135,7 +147,7 @@ fn quotes_expire_and_refresh() {
     let w = r
         .ramp_quote(
             &QuoteRequest {
-                currency: "USD".into(),
+                currency: "usd".into(),
                 amount: Decimal::text("10"),
                 ..quote(c.id.as_str(), PaymentTypeType::Withdrawal)
             },
@@ -149,13 +161,6 @@ fn quotes_expire_and_refresh() {
     );
     let bad = |q: QuoteRequest| r.clone().ramp_quote(&q, countries, NOW).unwrap_err().code;
     let base = || quote(c.id.as_str(), PaymentTypeType::Deposit);
-    assert_eq!(
-        bad(QuoteRequest {
-            currency: "KES".into(),
-            ..base()
-        }),
-        BAD_USER_INPUT
-    );
     assert_eq!(
         bad(QuoteRequest {
             country: Some("KE".into()),
@@ -231,7 +236,7 @@ fn quotes_expire_and_refresh() {
 }
 
 #[test]
-fn a_deposit_is_picked_up_then_paid_or_canceled() {
+fn a_deposit_is_pending_then_paid_then_completed_or_canceled() {
     let store = Store::seeded();
     let (mut r, c, _) = ramp(&store);
     let countries = &store.countries;
@@ -255,45 +260,45 @@ fn a_deposit_is_picked_up_then_paid_or_canceled() {
         )
     };
     let p = deposit(&mut r, "dep-1").unwrap();
-    assert_eq!((p.status, p.agent.as_deref()), (Status::Created, None));
+    assert_eq!(
+        (p.status, p.agent.as_deref()),
+        (Status::Pending, Some(SANDBOX_AGENT))
+    );
     assert_eq!(p.payment_details.0["accountName"], SANDBOX_AGENT);
     assert_eq!(
         deposit(&mut r, "dep-1").unwrap_err().code,
         crate::payments::DUPLICATE_REFERENCE
     );
     let id = p.id.as_str();
-    // Not picked up yet: nothing to mark as paid.
-    assert_eq!(
-        r.mark_deposit_as_paid(id, None).unwrap_err().code,
-        INVALID_TRANSITION
-    );
+    // Not paid yet: the agent has nothing to confirm; a deposit is not a withdrawal.
+    assert_eq!(r.complete(id).unwrap_err().code, INVALID_TRANSITION);
     assert_eq!(
         r.mark_withdrawal_as_received(id).unwrap_err().code,
         INVALID_TRANSITION
     );
-    assert_eq!(r.pick_up(id).unwrap().agent.as_deref(), Some(SANDBOX_AGENT));
-    assert_eq!(r.pick_up(id).unwrap_err().code, INVALID_TRANSITION);
+    // A receipt is "a receipt URL or reference": any text but blank.
     assert_eq!(
-        r.mark_deposit_as_paid(id, Some("http://r.example/1"))
-            .unwrap_err()
-            .code,
+        r.mark_deposit_as_paid(id, Some("  ")).unwrap_err().code,
         BAD_USER_INPUT
     );
-    assert_eq!(
-        r.mark_deposit_as_paid(id, Some("https://r.example/1")),
-        Ok(true)
-    );
-    assert_eq!(r.requests[0].status, Status::Completed);
+    assert_eq!(r.mark_deposit_as_paid(id, Some("RCPT-0042")), Ok(true));
+    assert_eq!(r.requests[0].status, Status::Paid);
+    assert_eq!(r.requests[0].receipt.as_deref(), Some("RCPT-0042"));
+    // Paid: neither paid again nor canceled; the agent confirms it.
     assert_eq!(r.cancel_deposit(id).unwrap_err().code, INVALID_TRANSITION);
     assert_eq!(
         r.mark_deposit_as_paid(id, None).unwrap_err().code,
         INVALID_TRANSITION
     );
+    assert_eq!(r.complete(id).unwrap().status, Status::Completed);
+    assert_eq!(r.complete(id).unwrap_err().code, INVALID_TRANSITION);
     // Another one, canceled before it is paid.
     let p = deposit(&mut r, "dep-2").unwrap();
     assert_eq!(r.cancel_deposit(p.id.as_str()), Ok(true));
     assert_eq!(
-        r.pick_up(p.id.as_str()).unwrap_err().code,
+        r.mark_deposit_as_paid(p.id.as_str(), Some("https://r.example/1"))
+            .unwrap_err()
+            .code,
         INVALID_TRANSITION
     );
     assert_eq!(r.cancel_deposit("rpr_9999").unwrap_err().code, NOT_FOUND);
@@ -377,13 +382,14 @@ fn a_withdrawal_goes_to_the_customers_payment_method() {
         .initiate_withdrawal(q.id.as_str(), pm.id.as_str(), Some("wd-1"), NOW)
         .unwrap();
     assert_eq!(w.payment_details.0["paymentMethod"], pm.id.as_str());
+    // A withdrawal starts picked_up: an agent has it at once.
+    assert_eq!(
+        (w.status, w.agent.as_deref()),
+        (Status::PickedUp, Some(SANDBOX_AGENT))
+    );
     let id = w.id.as_str();
     assert_eq!(r.cancel_deposit(id).unwrap_err().code, INVALID_TRANSITION);
-    assert_eq!(
-        r.mark_withdrawal_as_received(id).unwrap_err().code,
-        INVALID_TRANSITION
-    );
-    r.pick_up(id).unwrap();
+    assert_eq!(r.complete(id).unwrap_err().code, INVALID_TRANSITION);
     assert_eq!(
         r.mark_deposit_as_paid(id, None).unwrap_err().code,
         INVALID_TRANSITION

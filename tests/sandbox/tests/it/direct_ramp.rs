@@ -1,19 +1,21 @@
-//! The direct ramp over GraphQL (secret key): customer → payment method → quote → deposit or
-//! withdrawal → picked up (control route) → marked or canceled; expired quotes, illegal
-//! transitions and the public key refused with typed errors.
+//! The direct ramp over GraphQL (secret key): customer → payment method → quote → a deposit
+//! (pending → paid → completed by the agent, a control route; or canceled) or a withdrawal
+//! (picked_up → completed); expired quotes, illegal transitions and the public key refused
+//! with typed errors. Every document is the service's own shape (`docs/service.graphql`).
 
 use serde_json::{json, Value};
 use settlement_sandbox::data::{MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY};
 
 use crate::util::*;
 
-const CUSTOMER: &str = "mutation C($e: String!, $f: String!, $l: String!, $c: ID!) { createCustomer(email: $e, firstName: $f, lastName: $l, country: $c) { id country } }";
-const METHOD: &str = "mutation M($c: ID!, $t: String!, $f: [P2PPaymentMethodFieldInput!]!, $o: P2PPaymentMethodOwnership) { addPaymentMethod(customer: $c, paymentMethodType: $t, fields: $f, ownership: $o) { id displayValue ownership } }";
+const CUSTOMER: &str = "mutation C($e: String!, $f: String!, $l: String!, $c: ID!) { createCustomer(email: $e, firstName: $f, lastName: $l, country: $c) { id country { id name code } } }";
+const METHOD: &str = "mutation M($c: ID!, $t: String!, $f: [P2PPaymentMethodFieldInput!]!, $o: P2PPaymentMethodOwnership) { addPaymentMethod(customer: $c, paymentMethodType: $t, fields: $f, ownership: $o) { id value fields { identifier value } displayValue ownership } }";
 const QUOTE: &str = "query Q($c: ID!, $a: Decimal!, $cur: P2PPaymentCurrency!, $t: PaymentTypeType, $m: String!) { rampQuote(customer: $c, amount: $a, currency: $cur, paymentType: $t, paymentMethodType: $m, country: \"KE\") { id exchangeRate paymentType amountUsd expiresAt } }";
 const REFRESH: &str = "query R($q: ID!) { refreshRampQuote(rampQuote: $q) { id expiresAt } }";
-const DEPOSIT: &str = "mutation D($q: ID!, $r: String, $p: String) { initiateRampQuoteDeposit(rampQuote: $q, reference: $r, phoneNumber: $p, onchainTransferInfo: {network: \"CELO\"}) { id status agent paymentDetails exchangeRate amountLocal amountUsd expiresAt } }";
+const DEPOSIT: &str = "mutation D($q: ID!, $r: String, $p: String) { initiateRampQuoteDeposit(rampQuote: $q, reference: $r, phoneNumber: $p, onchainTransferInfo: {address: \"0x742d35Cc6634C0532925a3b844Bc454e4438f44e\", cryptocurrency: \"usd_tether\", network: \"celo\"}) { id status agent paymentDetails exchangeRate amountLocal amountUsd expiresAt } }";
 const WITHDRAWAL: &str = "mutation W($q: ID!, $m: ID!) { initiateRampQuoteWithdrawal(rampQuote: $q, paymentMethod: $m) { id status agent } }";
-const PAID: &str = "mutation P($p: ID!) { markDepositAsPaid(paymentRequest: $p, receipt: \"https://receipts.example/1\") }";
+const PAID: &str =
+    "mutation P($p: ID!) { markDepositAsPaid(paymentRequest: $p, receipt: \"RCPT-2024-0042\") }";
 const RECEIVED: &str = "mutation R($p: ID!) { markWithdrawalAsReceived(paymentRequest: $p) }";
 const CANCEL: &str = "mutation X($p: ID!) { cancelDeposit(paymentRequest: $p) }";
 
@@ -38,7 +40,7 @@ async fn customer_with_mpesa(sb: &Sandbox) -> (String, String) {
         json!({"e": "wanjiru@example.com", "f": "Wanjiru", "l": "Kamau", "c": "2"}),
     )
     .await;
-    assert_eq!(v["data"]["createCustomer"]["country"], "KE", "{v}");
+    assert_eq!(v["data"]["createCustomer"]["country"]["code"], "KE", "{v}");
     let customer = v["data"]["createCustomer"]["id"]
         .as_str()
         .unwrap()
@@ -47,17 +49,31 @@ async fn customer_with_mpesa(sb: &Sandbox) -> (String, String) {
     let v = secret(
         sb,
         METHOD,
-        json!({"c": customer, "t": "mpesa", "f": fields, "o": "personal"}),
+        json!({"c": customer, "t": "mpesa", "f": fields, "o": "first_party"}),
     )
     .await;
+    let m = &v["data"]["addPaymentMethod"];
     assert_eq!(
+        (&m["value"], &m["displayValue"], &m["ownership"]),
         (
-            &v["data"]["addPaymentMethod"]["displayValue"],
-            &v["data"]["addPaymentMethod"]["ownership"]
+            &json!("+254712345678"),
+            &json!("•••• 5678"),
+            &json!("first_party")
         ),
-        (&json!("•••• 5678"), &json!("personal")),
         "{v}"
     );
+    assert_eq!(
+        m["fields"][0],
+        json!({"identifier": "phone_number", "value": "+254712345678"})
+    );
+    // `third_party` is a value too.
+    let v = secret(
+        sb,
+        METHOD,
+        json!({"c": customer, "t": "mpesa", "f": fields, "o": "third_party"}),
+    )
+    .await;
+    assert!(v["errors"].is_null(), "{v}");
     let method = v["data"]["addPaymentMethod"]["id"]
         .as_str()
         .unwrap()
@@ -69,7 +85,7 @@ async fn quote(sb: &Sandbox, customer: &str, payment_type: &str) -> Value {
     let v = secret(
         sb,
         QUOTE,
-        json!({"c": customer, "a": "1294.00", "cur": "KES", "t": payment_type, "m": "mpesa"}),
+        json!({"c": customer, "a": "1294.00", "cur": "local_currency", "t": payment_type, "m": "mpesa"}),
     )
     .await;
     assert!(v["errors"].is_null(), "{v}");
@@ -77,7 +93,7 @@ async fn quote(sb: &Sandbox, customer: &str, payment_type: &str) -> Value {
 }
 
 #[tokio::test]
-async fn a_deposit_from_customer_to_paid() {
+async fn a_deposit_from_customer_to_paid_then_completed() {
     let sb = sandbox();
     let (customer, _) = customer_with_mpesa(&sb).await;
     let q = quote(&sb, &customer, "deposit").await;
@@ -94,58 +110,43 @@ async fn a_deposit_from_customer_to_paid() {
     let d = &v["data"]["initiateRampQuoteDeposit"];
     assert_eq!(
         (&d["status"], &d["agent"], &d["amountLocal"]),
-        (&json!("created"), &Value::Null, &json!("1294.00")),
+        (
+            &json!("pending"),
+            &json!("Sandbox Agent 1"),
+            &json!("1294.00")
+        ),
         "{v}"
     );
     assert_eq!(d["paymentDetails"]["paymentMethodType"], "mpesa");
     let id = d["id"].as_str().unwrap().to_owned();
-    // Marked paid before an agent took it: typed refusal.
-    let v = secret(&sb, PAID, json!({"p": id})).await;
-    assert_eq!(first_code(&v), "INVALID_TRANSITION", "{v}");
-    // The agent takes it (control route; a foreign origin is refused).
+    // Not paid yet: the agent has nothing to confirm (control route; a foreign origin is
+    // refused).
     let foreign = control(
         &sb,
-        "/__sandbox/ramp/pick-up",
+        "/__sandbox/ramp/complete",
         json!({"paymentRequest": id}),
         Some("https://evil.example"),
     )
     .await;
     assert_eq!(foreign.status, 403);
-    let r = control(
-        &sb,
-        "/__sandbox/ramp/pick-up",
-        json!({"paymentRequest": id}),
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 200);
-    assert_eq!(r.json()["status"], "picked_up");
-    assert_eq!(
-        control(
-            &sb,
-            "/__sandbox/ramp/pick-up",
-            json!({"paymentRequest": id}),
-            None
-        )
-        .await
-        .status,
-        409
-    );
-    assert_eq!(
-        control(
-            &sb,
-            "/__sandbox/ramp/pick-up",
-            json!({"paymentRequest": "rpr_9999"}),
-            None
-        )
-        .await
-        .status,
-        404
-    );
+    let complete = |id: Value| {
+        let sb = &sb;
+        async move {
+            control(
+                sb,
+                "/__sandbox/ramp/complete",
+                json!({"paymentRequest": id}),
+                None,
+            )
+            .await
+        }
+    };
+    assert_eq!(complete(json!(id)).await.status, 409);
     assert_eq!(
         secret(&sb, RECEIVED, json!({"p": id})).await["errors"][0]["extensions"]["code"],
         "INVALID_TRANSITION"
     );
+    // pending → paid, with a receipt reference.
     assert_eq!(
         secret(&sb, PAID, json!({"p": id})).await,
         json!({"data": {"markDepositAsPaid": true}})
@@ -154,8 +155,14 @@ async fn a_deposit_from_customer_to_paid() {
     assert_eq!(
         first_code(&v),
         "INVALID_TRANSITION",
-        "a completed deposit is not canceled"
+        "a paid deposit is not canceled"
     );
+    // paid → completed by the agent.
+    let r = complete(json!(id)).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["status"], "completed");
+    assert_eq!(complete(json!(id)).await.status, 409);
+    assert_eq!(complete(json!("rpr_9999")).await.status, 404);
     // The quote is used.
     let v = secret(&sb, DEPOSIT, json!({"q": q["id"], "p": "+254712345678"})).await;
     assert_eq!(first_code(&v), "INVALID_TRANSITION");
@@ -188,23 +195,12 @@ async fn a_withdrawal_to_the_customers_wallet_is_received() {
     assert_eq!(q["exchangeRate"], "127.85");
     let v = secret(&sb, WITHDRAWAL, json!({"q": q["id"], "m": method})).await;
     let w = &v["data"]["initiateRampQuoteWithdrawal"];
-    assert_eq!(w["status"], "created", "{v}");
+    assert_eq!(w["status"], "picked_up", "an agent has it at once: {v}");
     let id = w["id"].as_str().unwrap().to_owned();
     assert_eq!(
         first_code(&secret(&sb, CANCEL, json!({"p": id})).await),
         "INVALID_TRANSITION",
         "not a deposit"
-    );
-    assert_eq!(
-        control(
-            &sb,
-            "/__sandbox/ramp/pick-up",
-            json!({"paymentRequest": id}),
-            None
-        )
-        .await
-        .status,
-        200
     );
     assert_eq!(
         secret(&sb, RECEIVED, json!({"p": id})).await,
@@ -241,7 +237,7 @@ async fn an_expired_quote_is_refused_until_refreshed() {
     );
     let v = secret(&sb, DEPOSIT, json!({"q": q["id"], "p": "+254712345678"})).await;
     assert_eq!(
-        v["data"]["initiateRampQuoteDeposit"]["status"], "created",
+        v["data"]["initiateRampQuoteDeposit"]["status"], "pending",
         "{v}"
     );
 }
@@ -261,7 +257,7 @@ async fn the_public_key_and_bad_arguments_are_refused() {
         .merchant(
             MERCHANT_PUBLIC_KEY,
             QUOTE,
-            json!({"c": "cus_1", "a": "1", "cur": "KES", "m": "mpesa"}),
+            json!({"c": "cus_1", "a": "1", "cur": "usd", "m": "mpesa"}),
         )
         .await;
     assert_eq!(first_code(&v), "FORBIDDEN");
@@ -276,20 +272,21 @@ async fn the_public_key_and_bad_arguments_are_refused() {
     assert_eq!(first_code(&v), "BAD_USER_INPUT");
     let v = secret(&sb, METHOD, json!({"c": "cus_9999", "t": "mpesa", "f": []})).await;
     assert_eq!(first_code(&v), "NOT_FOUND");
-    // A quote in another country's currency; `country` (KE in the document) not the customer's.
+    // A currency that is not a value of P2PPaymentCurrency (an ISO code); `country` (KE in
+    // the document) not the customer's.
     let v = secret(
         &sb,
         QUOTE,
-        json!({"c": customer, "a": "1", "cur": "NGN", "m": "mpesa"}),
+        json!({"c": customer, "a": "1", "cur": "KES", "m": "mpesa"}),
     )
     .await;
-    assert_eq!(first_code(&v), "BAD_USER_INPUT");
+    assert!(!v["errors"].is_null(), "{v}");
     let ng = secret(
         &sb,
         CUSTOMER,
         json!({"e": "ada@example.com", "f": "Ada", "l": "Obi", "c": "NG"}),
     )
     .await;
-    let v = secret(&sb, QUOTE, json!({"c": ng["data"]["createCustomer"]["id"], "a": "1", "cur": "NGN", "m": "bank_transfer"})).await;
+    let v = secret(&sb, QUOTE, json!({"c": ng["data"]["createCustomer"]["id"], "a": "1", "cur": "usd", "m": "bank_transfer"})).await;
     assert_eq!(first_code(&v), "BAD_USER_INPUT");
 }

@@ -337,8 +337,8 @@ async fn the_onchain_ramp_request_is_confirmed_and_settled() {
 #[tokio::test]
 async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_once() {
     let sb = sandbox();
-    let initiate = "mutation I($a: Decimal!, $c: P2PPaymentCurrency, $cc: String!, $e: String!, $t: P2PPaymentTypeType!, $r: String!, $f: String!, $l: String!, $u: String, $m: JSON) { initiateHostedPayment(amount: $a, currency: $c, countryCode: $cc, email: $e, paymentType: $t, reference: $r, firstName: $f, lastName: $l, redirectUrl: $u, metadata: $m) { id hostedLink status reference amount currency } }";
-    let vars = json!({"a": "25000.00", "c": "NGN", "cc": "NG", "e": "ada@example.com", "t": "deposit", "r": "hp-it-1", "f": "Ada", "l": "Obi", "u": "https://shop.example/done", "m": {"order": 42}});
+    let initiate = "mutation I($a: Decimal!, $c: P2PPaymentCurrency, $cc: String!, $e: String!, $t: P2PPaymentTypeType!, $r: String!, $f: String!, $l: String!, $u: String, $m: JSON) { initiateHostedPayment(amount: $a, currency: $c, countryCode: $cc, email: $e, paymentType: $t, reference: $r, firstName: $f, lastName: $l, redirectUrl: $u, metadata: $m) { id hostedLink status reference amount currency metadata } }";
+    let vars = json!({"a": "25000.00", "c": "local_currency", "cc": "NG", "e": "ada@example.com", "t": "deposit", "r": "hp-it-1", "f": "Ada", "l": "Obi", "u": "https://shop.example/done", "m": {"order": 42}});
     let v = sb
         .merchant(MERCHANT_PUBLIC_KEY, initiate, vars.clone())
         .await;
@@ -352,6 +352,11 @@ async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_
     assert_eq!(
         (p["amount"].as_str(), p["currency"].as_str()),
         (Some("25000.00"), Some("NGN"))
+    );
+    assert_eq!(
+        p["metadata"],
+        json!({"order": 42}),
+        "kept and answered as given"
     );
     assert!(p["hostedLink"].as_str().unwrap().contains("/hosted/ramp?"));
     let id = p["id"].as_str().unwrap().to_owned();
@@ -367,12 +372,16 @@ async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_
         first_code(&sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await),
         "BAD_USER_INPUT"
     );
+    // `usd` (also the default) and `local_currency` are the values; an ISO code is not one.
+    let mut usd = vars.clone();
+    usd["c"] = json!("usd");
+    usd["r"] = json!("hp-it-usd");
+    let v = sb.merchant(MERCHANT_SECRET_KEY, initiate, usd).await;
+    assert_eq!(v["data"]["initiateHostedPayment"]["currency"], "USD", "{v}");
     let mut bad = vars.clone();
-    bad["c"] = json!("XXX");
-    assert_eq!(
-        first_code(&sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await),
-        "BAD_USER_INPUT"
-    );
+    bad["c"] = json!("NGN");
+    bad["r"] = json!("hp-it-3");
+    assert!(!sb.merchant(MERCHANT_SECRET_KEY, initiate, bad).await["errors"].is_null());
 
     let cancel = "mutation C($p: ID!) { cancelHostedPayment(paymentRequest: $p) }";
     let v = sb
@@ -392,6 +401,11 @@ async fn hosted_payments_need_the_secret_key_are_unique_by_reference_and_cancel_
         .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_1002"}))
         .await;
     assert_eq!(first_code(&v), "INVALID_TRANSITION", "a completed request");
+    // Cancellable only while `created`: a picked-up request is not.
+    let v = sb
+        .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_1003"}))
+        .await;
+    assert_eq!(first_code(&v), "INVALID_TRANSITION", "a picked-up request");
     let v = sb
         .merchant(MERCHANT_SECRET_KEY, cancel, json!({"p": "mpr_nope"}))
         .await;
