@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::call::{Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
+use crate::events::Source;
 use crate::json::Json;
 use crate::operations::{
     Arguments, Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL,
@@ -362,13 +363,15 @@ pub(crate) async fn drive<T: Transport>(
         match client.redact(search.step())? {
             SearchStep::Row(row) => return Ok(Some(row)),
             SearchStep::Done => return Ok(None),
-            SearchStep::Fetch(call) => match client.execute_raw(&call).await {
-                Ok(page) => search.receive(&page.value),
-                Err(e) => {
-                    search.finish();
-                    return Err(e);
+            SearchStep::Fetch(call) => {
+                match client.execute_from(&call, Source::Orders, false).await {
+                    Ok((page, _)) => search.receive(&page.value),
+                    Err(e) => {
+                        search.finish();
+                        return Err(e);
+                    }
                 }
-            },
+            }
         }
     }
 }

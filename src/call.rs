@@ -8,6 +8,10 @@
 
 use crate::config::{ClientOptions, Config};
 use crate::error::{Code, Error};
+use crate::events::{
+    Backoff, CallInfo, Event, EventType, Listener, Listeners, ResponseInfo, RetryReason, Source,
+    Trace,
+};
 use crate::graphql::{self, decode_response, Expect, Text};
 use crate::json::{Json, JsonValue};
 use crate::operations::{Arguments, Endpoint, Operation, Value};
@@ -25,6 +29,8 @@ pub struct PreparedCall {
     pub(crate) retryable: bool,
     pub(crate) expect: Expect,
     pub(crate) signal: Option<Signal>,
+    /// The operation's field name, e.g. `"profile"` (`"request"` for a caller's own document).
+    pub(crate) operation: &'static str,
 }
 
 /// What a shell observed of one attempt, with what the decision needs from its environment.
@@ -48,8 +54,8 @@ pub enum Next {
     Done(Success),
     /// The call failed; the error is redacted.
     Fail(Error),
-    /// Wait this many ms, then send the call again (the next attempt).
-    Retry(u64),
+    /// Wait (the backoff's delay), then send the call again (the next attempt).
+    Retry(Backoff),
 }
 
 /// A successful call: the HTTP status and the value the operation's expectation selected.
@@ -78,7 +84,18 @@ impl PreparedCall {
             retryable: op.retryable(),
             expect: op.expect(),
             signal,
+            operation: op.field,
         })
+    }
+
+    /// What every event of this call carries, with a new call id; `source`: what made it.
+    pub fn call_info(&self, source: Source) -> CallInfo {
+        CallInfo {
+            id: crate::events::next_call_id(),
+            operation: self.operation,
+            kind: if self.retryable { "query" } else { "mutation" },
+            source,
+        }
     }
 
     /// The JSON request body (a JavaScript string on wasm32).
@@ -131,7 +148,11 @@ impl PreparedCall {
         {
             return Next::Fail(config.redact(err));
         }
-        Next::Retry(retry::delay_ms(number, err.retry_after_ms, random))
+        Next::Retry(Backoff {
+            delay_ms: retry::delay_ms(number, err.retry_after_ms, random),
+            reason: RetryReason::of(&err),
+            status: err.status,
+        })
     }
 
     /// What one attempt amounts to, before any retry decision: the decoded value, or the
@@ -169,13 +190,37 @@ impl PreparedCall {
 pub struct Client<T: Transport> {
     config: Config,
     transport: T,
+    listeners: Listeners,
 }
 
 impl<T: Transport> Client<T> {
     /// Validates `options` for the endpoint at `path` under `baseUrl`.
     pub fn new(options: &ClientOptions, path: &str, transport: T) -> Result<Self, Error> {
         let config = Config::new(options, path)?;
-        Ok(Client { config, transport })
+        Ok(Client {
+            config,
+            transport,
+            listeners: Listeners::default(),
+        })
+    }
+
+    /// Calls `listener` with every event of `event_type` of this client's calls, after the
+    /// fact (it cannot change the call; a panic in it is reported once and ignored). The same
+    /// `Arc` is added once; keep a clone to remove it with [`Client::off`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use settlement_wasm::events::{Event, EventType, Listener};
+    /// let listener: Listener = Arc::new(|event: &Event| println!("{}", event.call().id));
+    /// # let _ = (listener, EventType::Request);
+    /// ```
+    pub fn on(&self, event_type: EventType, listener: Listener) {
+        self.listeners.on(event_type, listener);
+    }
+
+    /// Stops calling `listener` (an `Arc` given to [`Client::on`]) for `event_type`.
+    pub fn off(&self, event_type: EventType, listener: &Listener) {
+        self.listeners.off(event_type, listener);
     }
 
     /// The validated configuration.
@@ -197,7 +242,43 @@ impl<T: Transport> Client<T> {
 
     /// [`Client::execute`], with the value as decoded (on wasm32, the JavaScript value).
     pub(crate) async fn execute_raw(&self, call: &PreparedCall) -> Result<Success, Error> {
-        run(&self.transport, &self.config, call).await
+        self.execute_from(call, Source::Call, false)
+            .await
+            .map(|(s, _)| s)
+    }
+
+    /// [`Client::execute_raw`] for a call `source` made, with the response behind the value
+    /// when `want_response` (`None` when the transport gave none). Events go to the client's listeners.
+    pub(crate) async fn execute_from(
+        &self,
+        call: &PreparedCall,
+        source: Source,
+        want_response: bool,
+    ) -> Result<(Success, Option<ResponseInfo>), Error> {
+        let listeners = &self.listeners;
+        run_observed(
+            &self.transport,
+            &self.config,
+            call,
+            listeners,
+            source,
+            want_response,
+        )
+        .await
+    }
+
+    /// [`Client::execute`], with the response behind the value (status, headers without
+    /// `set-cookie`, the service's request id), read from the same request.
+    pub async fn execute_with_response(
+        &self,
+        call: &PreparedCall,
+    ) -> Result<(serde_json::Value, ResponseInfo), Error> {
+        let (s, response) = self.execute_from(call, Source::Call, true).await?;
+        let response = response.unwrap_or(ResponseInfo {
+            status: s.status,
+            ..ResponseInfo::default()
+        });
+        Ok((crate::json::to_value(&s.value, s.status)?, response))
     }
 
     /// Runs a call (or returns its validation error) and converts the result into `R` (any
@@ -206,7 +287,7 @@ impl<T: Transport> Client<T> {
         &self,
         call: Result<PreparedCall, Error>,
     ) -> Result<R, Error> {
-        let s = run(&self.transport, &self.config, &call?).await?;
+        let s = self.execute_raw(&call?).await?;
         from_json(&s.value, s.status)
     }
 
@@ -290,6 +371,7 @@ pub fn prepare_request(
         retryable: graphql::is_read_only(document),
         expect: Expect::Data,
         signal,
+        operation: "request",
     })
 }
 
@@ -322,18 +404,43 @@ pub(crate) async fn unless_aborted<R>(
 
 /// The Rust shell of a call: sends `call` over `transport`, attempt after attempt as
 /// [`PreparedCall::decide`] says. The caller's signal is checked before every attempt, and
-/// a send or backoff sleep in progress is dropped (cancelled) as soon as it aborts.
-pub async fn run<T: Transport>(
+/// a send or backoff sleep in progress is dropped (cancelled) as soon as it aborts. Delivers
+/// the call's events to `listeners` (tagged with `source`) when any is
+/// registered (else no event is built), and returning the last response's info.
+pub(crate) async fn run_observed<T: Transport>(
     transport: &T,
     config: &Config,
     call: &PreparedCall,
-) -> Result<Success, Error> {
+    listeners: &Listeners,
+    source: Source,
+    want_response: bool,
+) -> Result<(Success, Option<ResponseInfo>), Error> {
     let request = request(config, &call.body);
     let signal = call.signal.as_ref();
+    let mut trace =
+        (!listeners.is_empty()).then(|| Trace::new(call.call_info(source), transport.now_ms()));
+    let emit = |event: Event| listeners.emit(&event);
+    let mut last: Option<(u16, Vec<(String, String)>)> = None;
     let mut number: u32 = 0;
-    loop {
-        call.before_attempt(is_aborted(signal))?;
+    let result = loop {
+        if let Err(e) = call.before_attempt(is_aborted(signal)) {
+            break Err(e);
+        }
+        if let Some(t) = trace.as_mut() {
+            emit(t.request(config, transport.now_ms()));
+        }
         let sent = unless_aborted(signal, transport.send(&request, signal)).await;
+        let mut sent = sent;
+        if let Ok(response) = &mut sent {
+            // Moved out (the decision does not read them): read only when observed or failed.
+            let headers = std::mem::take(&mut response.headers);
+            if let Some(t) = trace.as_mut() {
+                let pairs = headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+                let info = ResponseInfo::new(response.status, pairs, config);
+                emit(t.response(info, transport.now_ms()));
+            }
+            last = Some((response.status, headers));
+        }
         let attempt = Attempt {
             number,
             sent,
@@ -342,15 +449,33 @@ pub async fn run<T: Transport>(
             random: transport.random(),
         };
         match call.decide(config, attempt) {
-            Next::Done(success) => return Ok(success),
-            Next::Fail(err) => return Err(err),
+            Next::Done(success) => break Ok(success),
+            Next::Fail(err) => break Err(err),
             // An abort during the sleep is seen before the next attempt.
-            Next::Retry(delay) => {
-                let _ = unless_aborted(signal, transport.sleep(delay, signal)).await;
+            Next::Retry(backoff) => {
+                if let Some(t) = trace.as_ref() {
+                    emit(t.retry(backoff));
+                }
+                let _ = unless_aborted(signal, transport.sleep(backoff.delay_ms, signal)).await;
             }
         }
         number += 1;
+    };
+    let info = |(status, headers): &(u16, Vec<(String, String)>)| {
+        let pairs = headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        ResponseInfo::new(*status, pairs, config)
+    };
+    let result = result.map_err(|e| match &last {
+        Some(raw) => e.with_response(&info(raw)),
+        None => e,
+    });
+    if let Some(t) = trace.as_ref() {
+        if let Err(e) = &result {
+            emit(t.error(config, e));
+        }
+        emit(t.done(transport.now_ms()));
     }
+    result.map(|s| (s, last.as_ref().filter(|_| want_response).map(info)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -391,6 +516,7 @@ mod tests {
         Ok(HttpResponse {
             status: 200,
             retry_after: None,
+            headers: Vec::new(),
             body: r#"{"data":{"profile":{"id":"a"}}}"#.into(),
         })
     }
@@ -399,7 +525,7 @@ mod tests {
         match next {
             Next::Done(_) => "done".into(),
             Next::Fail(e) => e.code_str().into(),
-            Next::Retry(ms) => format!("retry {ms}"),
+            Next::Retry(b) => format!("retry {}", b.delay_ms),
         }
     }
 
@@ -418,6 +544,7 @@ mod tests {
         let http = Ok(HttpResponse {
             status: 503,
             retry_after: None,
+            headers: Vec::new(),
             body: String::new(),
         });
         assert_eq!(
@@ -466,6 +593,7 @@ mod tests {
         let echo = Ok(HttpResponse {
             status: 401,
             retry_after: None,
+            headers: Vec::new(),
             body: r#"{"errors":[{"message":"bad key SBX-SECK_q7Zr9Vx2secret"}]}"#.into(),
         });
         match call(&PROFILE).decide(&config, attempt(0, echo, false)) {

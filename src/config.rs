@@ -301,6 +301,14 @@ impl Config {
     pub fn redact(&self, err: Error) -> Error {
         err.redact(self.api_key.as_deref())
     }
+
+    /// `text` with the key and every piece of it redacted (see [`crate::redact::redact`]).
+    pub fn redact_text<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        match self.api_key.as_deref() {
+            Some(key) => crate::redact::redact(text, key),
+            None => std::borrow::Cow::Borrowed(text),
+        }
+    }
 }
 
 /// ASCII whitespace and control characters (non-ASCII ones are left to `fetch`, which

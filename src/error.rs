@@ -196,6 +196,16 @@ pub struct ErrorDetails {
     // Read in Rust with `ErrorDetails::data()` (the TypeScript declarations show the field).
     #[cfg_attr(feature = "typescript", tsify(optional, type = "unknown"))]
     pub(crate) data: Option<Json>,
+    /// The headers of the response the error came from (names in lower case, `set-cookie`
+    /// left out, the key redacted); omitted when there was no response.
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(optional, type = "Record<string, string>")
+    )]
+    pub headers: Vec<(String, String)>,
+    /// The service's request id, when a header of the response carried one.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub request_id: Option<String>,
 }
 
 impl ErrorDetails {
@@ -222,6 +232,8 @@ impl Error {
             status: None,
             retry_after_ms: None,
             graphql_errors: Vec::new(),
+            headers: Vec::new(),
+            request_id: None,
             data: None,
         }))
     }
@@ -282,6 +294,13 @@ read the state back before resending. ",
     /// The code as a string, e.g. `"graphql"`.
     pub fn code_str(&self) -> &'static str {
         self.code.as_str()
+    }
+
+    /// The error with the headers and request id of `response` (the one it came from).
+    pub fn with_response(mut self, response: &crate::events::ResponseInfo) -> Self {
+        self.headers.clone_from(&response.headers);
+        self.request_id.clone_from(&response.request_id);
+        self
     }
 
     /// Removes every occurrence of `key` from every text this error carries.

@@ -107,6 +107,7 @@ mod call;
 mod config;
 mod confirm;
 mod error;
+pub mod events;
 mod graphql;
 mod host;
 mod inputs;

@@ -55,6 +55,8 @@ pub struct FakeTransport {
     pub browser: Cell<bool>,
     /// Whether a sleep moves `now_ms` forward by its length (a virtual clock).
     pub sleeps_advance_clock: Cell<bool>,
+    /// The headers every scripted HTTP reply carries.
+    pub response_headers: RefCell<Vec<(String, String)>>,
 }
 
 impl FakeTransport {
@@ -68,6 +70,7 @@ impl FakeTransport {
             abort_during_sleep: RefCell::new(None),
             browser: Cell::new(false),
             sleeps_advance_clock: Cell::new(false),
+            response_headers: RefCell::new(Vec::new()),
         }
     }
 
@@ -134,6 +137,7 @@ impl Transport for FakeTransport {
             }) => Ok(HttpResponse {
                 status,
                 retry_after,
+                headers: self.response_headers.borrow().clone(),
                 body,
             }),
             Some(Reply::Fail(e)) => Err(e),

@@ -159,6 +159,9 @@ pub struct HttpResponse {
     pub status: u16,
     /// The `Retry-After` header, when present (and exposed to the page under CORS).
     pub retry_after: Option<String>,
+    /// Every header (name, value) the transport could read (for observers; a transport may
+    /// leave it empty).
+    pub headers: Vec<(String, String)>,
     /// The body text.
     pub body: Body,
 }

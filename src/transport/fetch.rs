@@ -81,6 +81,7 @@ pub fn outcome(value: &JsValue) -> Result<HttpResponse, TransportError> {
                 .unwrap_or(0.0)
                 .clamp(0.0, 999.0) as u16,
             retry_after: member(value, "retryAfter").as_string(),
+            headers: Vec::new(),
             body: member(value, "body")
                 .dyn_into::<JsString>()
                 .unwrap_or_else(|_| JsString::from("")),

@@ -71,10 +71,18 @@ impl Transport for ReqwestTransport {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        let headers = response
+            .headers()
+            .iter()
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+            })
+            .collect();
         let body = response.text().await.map_err(failure)?;
         Ok(HttpResponse {
             status,
             retry_after,
+            headers,
             body,
         })
     }

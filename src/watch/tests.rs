@@ -33,6 +33,7 @@ fn page(rows: &[Json], total: i64) -> Result<HttpResponse, TransportError> {
     Ok(HttpResponse {
         status: 200,
         retry_after: None,
+        headers: Vec::new(),
         body: body.to_string(),
     })
 }
@@ -41,6 +42,7 @@ fn status(code: u16, retry_after: Option<&str>) -> Result<HttpResponse, Transpor
     Ok(HttpResponse {
         status: code,
         retry_after: retry_after.map(str::to_owned),
+        headers: Vec::new(),
         body: String::new(),
     })
 }
@@ -192,6 +194,7 @@ fn a_failure_that_is_not_retryable_ends_the_watch_with_its_error_redacted() {
         Ok(HttpResponse {
             status: 200,
             retry_after: None,
+            headers: Vec::new(),
             body: r#"{"errors":[{"message":"bad key SBX-SECK_q7Zr9Vx2secret"}]}"#.into(),
         }),
     ] {

@@ -1,0 +1,248 @@
+use std::sync::{Arc, Mutex};
+
+use futures::executor::block_on;
+
+use super::*;
+use crate::bot::BotClient;
+use crate::config::BotOptions;
+use crate::testing::FakeTransport;
+use crate::transport::TransportError;
+use crate::types::FieldOptions;
+
+const KEY: &str = "XYZ-SECK_q7Zr9Vx2secret";
+const PROFILE: &str = r#"{"data":{"profile":{"id":"agent-1"}}}"#;
+
+fn client() -> BotClient<FakeTransport> {
+    let options = BotOptions {
+        base_url: Some("https://api.example.com/".into()),
+        api_key: Some(KEY.into()),
+        ..Default::default()
+    };
+    BotClient::with_transport(options, FakeTransport::new(7)).expect("valid options")
+}
+
+/// Every event the client emits, of every type, in order.
+fn record(c: &BotClient<FakeTransport>) -> Arc<Mutex<Vec<Event>>> {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let listener: Listener = Arc::new(move |e: &Event| sink.lock().unwrap().push(e.clone()));
+    for t in EventType::ALL {
+        c.on(t, Arc::clone(&listener));
+    }
+    seen
+}
+
+fn names(events: &[Event]) -> Vec<&'static str> {
+    events.iter().map(|e| e.event_type().name()).collect()
+}
+
+#[test]
+fn a_503_then_200_is_two_requests_a_retry_two_responses_and_done_sharing_the_id() {
+    let c = client();
+    c.transport().http(503, "").http(200, PROFILE);
+    let seen = record(&c);
+    let p = block_on(c.profile(FieldOptions::default())).unwrap();
+    assert_eq!(p.id.as_deref(), Some("agent-1"));
+    let events = seen.lock().unwrap();
+    assert_eq!(
+        names(&events),
+        ["request", "response", "retry", "request", "response", "done"]
+    );
+    let id = &events[0].call().id;
+    assert!(events.iter().all(|e| &e.call().id == id));
+    assert_eq!(events[0].call().operation, "profile");
+    assert_eq!(events[0].call().kind, "query");
+    assert_eq!(events[0].call().source, Source::Call);
+    match (&events[1], &events[2], &events[4], &events[5]) {
+        (
+            Event::Response {
+                response: first,
+                attempt: 1,
+                ..
+            },
+            Event::Retry {
+                backoff,
+                attempt: 1,
+                ..
+            },
+            Event::Response {
+                response: second,
+                attempt: 2,
+                ..
+            },
+            Event::Done { attempts: 2, .. },
+        ) => {
+            assert_eq!((first.status, second.status), (503, 200));
+            assert_eq!(backoff.reason, RetryReason::Status);
+            assert_eq!(backoff.status, Some(503));
+            assert_eq!(c.transport().sleeps.borrow()[0], backoff.delay_ms);
+        }
+        _ => panic!("unexpected events {events:?}"),
+    }
+    match &events[3] {
+        Event::Request {
+            attempt: 2, url, ..
+        } => assert_eq!(url, "https://api.example.com/service/bot/graphql"),
+        e => panic!("unexpected {e:?}"),
+    }
+}
+
+#[test]
+fn retry_reasons_name_the_cause() {
+    let c = client();
+    c.transport()
+        .http_retry_after(429, "0", "")
+        .fail(TransportError::Timeout)
+        .http(200, PROFILE)
+        .fail(TransportError::Network("reset".into()))
+        .http(200, PROFILE);
+    let seen = record(&c);
+    block_on(c.profile(FieldOptions::default())).unwrap();
+    block_on(c.profile(FieldOptions::default())).unwrap();
+    let reasons: Vec<_> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            Event::Retry { backoff, .. } => Some(backoff.reason.name()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons, ["retry-after", "timeout", "network"]);
+}
+
+#[test]
+fn a_401_ends_in_an_error_event_then_done() {
+    let c = client();
+    c.transport()
+        .http(401, r#"{"errors":[{"message":"bad key"}]}"#);
+    let seen = record(&c);
+    let e = block_on(c.profile(FieldOptions::default())).unwrap_err();
+    assert_eq!(e.code_str(), "unauthorized");
+    let events = seen.lock().unwrap();
+    assert_eq!(names(&events), ["request", "response", "error", "done"]);
+    match &events[2] {
+        Event::Error { error, .. } => assert_eq!(error.code_str(), "unauthorized"),
+        e => panic!("unexpected {e:?}"),
+    }
+}
+
+#[test]
+fn an_echoed_key_never_reaches_an_event_a_log_line_or_the_error() {
+    let c = client();
+    *c.transport().response_headers.borrow_mut() = vec![
+        ("X-Echo".into(), format!("Bearer {KEY}")),
+        ("x-piece".into(), "..q7Zr9Vx2..".into()),
+        ("Set-Cookie".into(), "session=abc".into()),
+        ("X-Request-Id".into(), "req-42".into()),
+    ];
+    c.transport()
+        .http(503, "")
+        .http(401, &format!(r#"{{"errors":[{{"message":"bad {KEY}"}}]}}"#));
+    let seen = record(&c);
+    let e = block_on(c.profile(FieldOptions::default())).unwrap_err();
+    let events = seen.lock().unwrap();
+    let mut text = format!("{e:?}");
+    for event in events.iter() {
+        text.push_str(&format!("{event:?}"));
+        if let Some((_, line)) = log_line(event) {
+            text.push_str(&line);
+        }
+    }
+    for start in 0..=KEY.len() - 8 {
+        let piece = &KEY[start..start + 8];
+        assert!(!text.contains(piece), "{piece} leaked: {text}");
+    }
+    assert!(!text.to_ascii_lowercase().contains("set-cookie"), "{text}");
+    assert_eq!(e.request_id.as_deref(), Some("req-42"));
+    assert!(e.headers.iter().any(|(n, _)| n == "x-echo"));
+}
+
+#[test]
+fn a_panicking_listener_leaves_the_result_and_off_stops_delivery() {
+    let c = client();
+    c.transport().http(200, PROFILE).http(200, PROFILE);
+    let count = Arc::new(Mutex::new(0));
+    let counter = Arc::clone(&count);
+    let listener: Listener = Arc::new(move |_: &Event| {
+        *counter.lock().unwrap() += 1;
+        panic!("listener bug");
+    });
+    c.on(EventType::Request, Arc::clone(&listener));
+    c.on(EventType::Request, Arc::clone(&listener));
+    let p = block_on(c.profile(FieldOptions::default())).unwrap();
+    assert_eq!(p.id.as_deref(), Some("agent-1"));
+    assert_eq!(*count.lock().unwrap(), 1, "added once");
+    c.off(EventType::Request, &listener);
+    block_on(c.profile(FieldOptions::default())).unwrap();
+    assert_eq!(*count.lock().unwrap(), 1, "no delivery after off");
+}
+
+#[test]
+fn the_response_behind_a_result_comes_from_the_same_request() {
+    let c = client();
+    *c.transport().response_headers.borrow_mut() = vec![("request-id".into(), " r-7 ".into())];
+    c.transport().http(200, PROFILE);
+    let call = c
+        .prepare_request("{ profile { id } }", None, Default::default())
+        .unwrap();
+    let (value, response) = block_on(c.execute_with_response(&call)).unwrap();
+    assert_eq!(value["profile"]["id"], "agent-1");
+    assert_eq!(response.status, 200);
+    assert_eq!(response.request_id.as_deref(), Some("r-7"));
+    assert_eq!(c.transport().sent(), 1);
+}
+
+#[test]
+fn event_types_and_sources_round_trip_by_name() {
+    for t in EventType::ALL {
+        assert_eq!(EventType::parse(t.name()), Some(t));
+    }
+    assert_eq!(EventType::parse("Request"), None);
+    assert_eq!(EventType::parse(""), None);
+    assert_eq!(Source::parse("watchOrders"), Some(Source::WatchOrders));
+    assert_eq!(Source::parse("x"), None);
+}
+
+#[test]
+fn response_info_filters_cookies_and_prefers_x_request_id() {
+    let options = crate::config::ClientOptions {
+        endpoint: Some("https://settlement.invalid/graphql".into()),
+        api_key: Some(KEY.into()),
+        ..Default::default()
+    };
+    let config = Config::new(&options, "/unused").unwrap();
+    let info = ResponseInfo::new(
+        200,
+        [
+            ("request-id", "second"),
+            ("SET-COOKIE2", "a"),
+            ("set-cookie", "b"),
+            ("X-Request-ID", "first"),
+        ],
+        &config,
+    );
+    assert_eq!(info.request_id.as_deref(), Some("first"));
+    assert_eq!(info.headers.len(), 2);
+}
+
+proptest::proptest! {
+    #[test]
+    fn no_piece_of_the_key_survives_in_headers(pre in "[a-zA-Z0-9 ]{0,6}", a in 9usize..16, len in 8usize..24) {
+        let options = crate::config::ClientOptions {
+            endpoint: Some("https://settlement.invalid/graphql".into()),
+            api_key: Some(KEY.into()),
+            ..Default::default()
+        };
+        let config = Config::new(&options, "/unused").unwrap();
+        let end = (a + len).min(KEY.len());
+        let piece = &KEY[a.min(end)..end];
+        let value = format!("{pre}{piece}");
+        let info = ResponseInfo::new(200, [("x-request-id", value.as_str()), (piece, "v")], &config);
+        let text = format!("{info:?}");
+        // The secret part (after `XYZ-SECK_`): the kind prefix is public.
+        for s in 9..KEY.len().saturating_sub(7) {
+            proptest::prop_assert!(!text.contains(&KEY[s..s + 8]));
+        }
+    }
+}
