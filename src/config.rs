@@ -76,6 +76,11 @@ struct BotClientOptions {
     /// A fetch implementation to use instead of the global one.
     #[cfg_attr(feature = "typescript", tsify(optional, type = "FetchLike"))]
     fetch: (),
+    /// Where to write one line per attempt and per retry (and per failed call), redacted:
+    /// `console`, or any object with `debug`, `info`, `warn` and `error` functions. Off by
+    /// default.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "LoggerLike"))]
+    logger: (),
 }
 
 // What the `fetch` option is: a function and the methods of what it returns, which tsify's
@@ -92,6 +97,14 @@ export interface FetchResponseLike {
 
 /** A `fetch` implementation, called with one built `Request` (the global `fetch` fits). */
 export type FetchLike = (input: Request) => Promise<FetchResponseLike>;
+
+/** The `logger` option: `console`, or any object with these four functions. */
+export interface LoggerLike {
+  debug(line: string): void;
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
 "#;
 
 /// Options of a `BotClient`.

@@ -2,33 +2,64 @@
 // outcome is a value, an error or a retry, how long to wait before it, and what an abort means
 // (`aborted` before the request was sent, `outcome_unknown` for a mutation after) are the
 // core's decisions (`PreparedCall.start` and `PreparedCall.decide`, which throw the error a
-// call ends with).
-import type { PreparedCall } from "./glue/settlement_wasm.js";
-import { fromGlue } from "./errors.js";
+// call ends with). When the call is observed (a listener or a logger), the core builds each
+// event and this delivers it; the response behind a result or an error is the core's too.
+import type { AttemptOutcome, PreparedCall, ResponseInfo } from "./glue/settlement_wasm.js";
+import { fromGlue, SettlementError } from "./errors.js";
+import { headerEntries, type Observer } from "./events.js";
 import { attempt, isAborted, sleep } from "./transport.js";
 import { release } from "./wasm.js";
 
 /**
  * Runs `call` to its end with `fetchImpl` (the client's `fetch` option, or undefined for the
  * global `fetch`): resolves with the value the core decoded, or rejects with the
- * SettlementError it decided. `call` is freed when the call ends. Before each attempt the core
- * is asked whether the caller's signal stops it; after each attempt, what follows, told
- * whether the signal is aborted by then (an abort that arrived with or after an outcome still
- * wins).
+ * SettlementError it decided (with the headers and request id of the last response, if one
+ * came). `call` is freed when the call ends. Before each attempt the core is asked whether the
+ * caller's signal stops it; after each attempt, what follows, told whether the signal is
+ * aborted by then (an abort that arrived with or after an outcome still wins). `observer`:
+ * the client's emitter (events are built only when it is active) and what made the call;
+ * `capture` receives the response behind the value.
  */
-export async function run(fetchImpl: Function | undefined, call: PreparedCall): Promise<unknown> {
+export async function run(
+  fetchImpl: Function | undefined,
+  call: PreparedCall,
+  observer?: Observer,
+  capture?: (response: ResponseInfo) => void,
+): Promise<unknown> {
+  const emitter = observer?.emitter.active ? observer.emitter : undefined;
+  let last: AttemptOutcome | undefined;
   try {
+    if (emitter) call.observe(observer!.source);
     const signal = call.signal;
     let aborted = isAborted(signal);
     for (let n = 0; ; n++) {
       call.start(aborted);
+      if (emitter) emitter.emit(call, call.requestEvent());
       const outcome = await attempt(fetchImpl, call);
+      last = outcome.kind === "response" ? outcome : undefined;
+      if (emitter && last?.kind === "response") {
+        emitter.emit(call, call.responseEvent(last.status, headerEntries(last.headers)));
+      }
       const decision = call.decide(n, outcome, isAborted(signal));
-      if (decision.kind === "done") return decision.value;
+      if (decision.kind === "done") {
+        if (capture && last?.kind === "response") capture(call.response(last.status, headerEntries(last.headers)));
+        if (emitter) emitter.emit(call, call.doneEvent());
+        return decision.value;
+      }
+      if (emitter) emitter.emit(call, call.retryEvent());
       aborted = !(await sleep(decision.delayMs, signal)) || isAborted(signal);
     }
   } catch (e) {
-    throw fromGlue(e, "call");
+    const error = fromGlue(e, "call");
+    if (last?.kind === "response" && e instanceof SettlementError) {
+      const info = call.response(last.status, headerEntries(last.headers));
+      Object.assign(error, { headers: info.headers, ...(info.requestId === undefined ? {} : { requestId: info.requestId }) });
+    }
+    if (emitter) {
+      emitter.emit(call, call.errorEvent(error));
+      emitter.emit(call, call.doneEvent());
+    }
+    throw error;
   } finally {
     release(call);
   }

@@ -8,13 +8,14 @@ import type {
   MarkWithdrawalAsPaidOptions, MerchantCallOptions, MerchantClientOptions, OrderHistoryOptions,
   OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
   PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
-  RequestOptions, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions, WatchOrdersOptions, WithdrawalInfo,
-  WithdrawalInfoOptions,
+  RequestOptions, ResponseInfo, SettlementEventMap, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions,
+  WatchOrdersOptions, WithdrawalInfo, WithdrawalInfoOptions, CallSource,
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import { confirm } from "./confirm.js";
 import type { BotMethod, MerchantMethod, MethodSignatures, ServerMerchantMethod } from "./operations.js";
-import { fromGlue, notLive } from "./errors.js";
+import { fromGlue, invalid, notLive } from "./errors.js";
+import { Emitter, type Observer } from "./events.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
 import { watch, type OrderWatch } from "./watch.js";
 import { release, wasm } from "./wasm.js";
@@ -27,6 +28,10 @@ class Client {
   readonly fetch: Function | undefined;
   /** How many of this client's Core calls are running: they may read the caller's values. */
   busy = 0;
+  /** The listeners and the `logger` option. */
+  readonly events: Emitter;
+  /** Set by `withResponse` while its function runs: the first call started takes it. */
+  capture: ((response: ResponseInfo) => void) | undefined;
 
   constructor(readonly what: string, endpoint: "bot" | "merchant", options: unknown) {
     let core: Core;
@@ -37,6 +42,12 @@ class Client {
     }
     this.core = core;
     this.fetch = core.fetch;
+    this.events = new Emitter(core.logger);
+  }
+
+  /** How a call `source` made is observed. */
+  observer(source: CallSource): Observer {
+    return { emitter: this.events, source };
   }
 
   /** `f(core)`, or `invalid_input` (`this`) once freed; free() is refused while it runs. */
@@ -61,12 +72,42 @@ class Client {
     } catch (e) {
       return Promise.reject(e);
     }
-    return run(this.fetch, call) as Promise<T>;
+    const capture = this.capture;
+    this.capture = undefined;
+    return run(this.fetch, call, this.observer("call"), capture) as Promise<T>;
   }
 
-  /** An iterator over the search `open` makes. */
-  search<Row = P2PPayment>(open: (core: Core) => OrderSearch): OrderIterator<Row> {
-    return iterate<Row>(this.use(open), this.fetch);
+  /** An iterator over the search `open` makes (`source`: `orders` or `reconcile`). */
+  search<Row = P2PPayment>(open: (core: Core) => OrderSearch, source: CallSource = "orders"): OrderIterator<Row> {
+    return iterate<Row>(this.use(open), this.fetch, this.observer(source));
+  }
+
+  /**
+   * `start()`'s call with the response behind its value: `start` must start exactly one call
+   * of this client at once (`c => c.profile()`); else `invalid_input` (field `call`).
+   */
+  withResponse<T>(start: unknown): Promise<{ data: T; response: ResponseInfo }> {
+    if (typeof start !== "function") {
+      return Promise.reject(invalid("call", "call: must be a function starting one call of this client, e.g. c => c.profile()"));
+    }
+    let response: ResponseInfo | undefined;
+    const capture = (r: ResponseInfo): void => { response = r; };
+    const before = this.capture;
+    this.capture = capture;
+    let started: unknown;
+    let claimed: boolean;
+    try {
+      started = (start as () => unknown)();
+    } catch (e) {
+      return Promise.reject(fromGlue(e, this.what));
+    } finally {
+      claimed = this.capture !== capture;
+      this.capture = before;
+    }
+    if (!claimed || !(started instanceof Promise)) {
+      return Promise.reject(invalid("call", "call: must start exactly one call of this client at once, e.g. c => c.profile()"));
+    }
+    return started.then((data) => ({ data: data as T, response: response ?? { status: 0, headers: {} } }));
   }
 
   /**
@@ -121,6 +162,39 @@ export class BotClient {
     free(BotClient.#of(this), "BotClient");
   }
 
+  /**
+   * Calls `listener` with every event of `type` of this client's calls (`request`, `response`,
+   * `retry`, `error`, `done`; see the README's table), after the fact: it cannot change the
+   * call, and one that throws is reported once on the console. Returns the client. Throws
+   * `invalid_input` (field `type` or `listener`).
+   */
+  on<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
+    const client = BotClient.#of(this);
+    if (!client) throw notLive("BotClient");
+    client.events.on(type, listener, "BotClient");
+    return this;
+  }
+
+  /** Stops calling `listener` for `type`. Returns the client. Throws as `on` does. */
+  off<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
+    const client = BotClient.#of(this);
+    if (!client) throw notLive("BotClient");
+    client.events.off(type, listener, "BotClient");
+    return this;
+  }
+
+  /**
+   * The value of the call `call` starts, with the response behind it (`{ status, headers,
+   * requestId? }`), from the same request: `await client.withResponse((c) => c.profile())`.
+   * `call` must start exactly one call of this client at once; else `invalid_input` (field
+   * `call`). A failed call rejects as usual (its error carries `headers` and `requestId`).
+   */
+  withResponse<T>(call: (client: this) => Promise<T>): Promise<{ data: T; response: ResponseInfo }> {
+    const client = BotClient.#of(this);
+    if (!client) return Promise.reject(notLive("BotClient"));
+    return client.withResponse<T>(typeof call === "function" ? () => call(this) : call);
+  }
+
   /** Every matching order, page by page, for `for await`; throws on invalid options. */
   orders(options?: OrdersOptions): OrderIterator {
     const client = BotClient.#of(this);
@@ -141,7 +215,7 @@ export class BotClient {
     const client = BotClient.#of(this);
     if (!client) throw notLive("BotClient");
     const controller = new AbortController();
-    return watch(client.use((core) => core.watchOrders(options, controller.signal)), controller, client.fetch);
+    return watch(client.use((core) => core.watchOrders(options, controller.signal)), controller, client.fetch, client.observer("watchOrders"));
   }
 
   /**
@@ -154,7 +228,7 @@ export class BotClient {
     const client = BotClient.#of(this);
     if (!client) return Promise.reject(notLive("BotClient"));
     try {
-      return first(client.search((core) => core.reconcile(order, options)));
+      return first(client.search((core) => core.reconcile(order, options), "reconcile"));
     } catch (e) {
       return Promise.reject(e);
     }
@@ -314,6 +388,39 @@ export class MerchantClient {
   }
 
   /**
+   * Calls `listener` with every event of `type` of this client's calls (`request`, `response`,
+   * `retry`, `error`, `done`; see the README's table), after the fact: it cannot change the
+   * call, and one that throws is reported once on the console. Returns the client. Throws
+   * `invalid_input` (field `type` or `listener`).
+   */
+  on<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
+    const client = MerchantClient.#of(this);
+    if (!client) throw notLive("MerchantClient");
+    client.events.on(type, listener, "MerchantClient");
+    return this;
+  }
+
+  /** Stops calling `listener` for `type`. Returns the client. Throws as `on` does. */
+  off<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
+    const client = MerchantClient.#of(this);
+    if (!client) throw notLive("MerchantClient");
+    client.events.off(type, listener, "MerchantClient");
+    return this;
+  }
+
+  /**
+   * The value of the call `call` starts, with the response behind it (`{ status, headers,
+   * requestId? }`), from the same request: `await client.withResponse((c) => c.rampLimits())`.
+   * `call` must start exactly one call of this client at once; else `invalid_input` (field
+   * `call`). A failed call rejects as usual (its error carries `headers` and `requestId`).
+   */
+  withResponse<T>(call: (client: this) => Promise<T>): Promise<{ data: T; response: ResponseInfo }> {
+    const client = MerchantClient.#of(this);
+    if (!client) return Promise.reject(notLive("MerchantClient"));
+    return client.withResponse<T>(typeof call === "function" ? () => call(this) : call);
+  }
+
+  /**
    * The merchant account (`id`, `accountBalance`, `depositAddress`). Needs the secret key, so
    * it belongs on a server: the service answers a public key with `forbidden`.
    */
@@ -396,7 +503,7 @@ export class MerchantClient {
     } catch (e) {
       return Promise.reject(e);
     }
-    return confirm(confirmation, client.fetch);
+    return confirm(confirmation, client.fetch, client.observer("confirmUntilSettled"));
   }
 }
 

@@ -17,6 +17,10 @@ export class SettlementError extends Error {
   declare readonly graphqlErrors?: GraphQLErrorInfo[];
   /** Partial `data` that came with GraphQL errors. */
   declare readonly data?: unknown;
+  /** The headers of the response the error came from (`set-cookie` left out, the key redacted). */
+  declare readonly headers?: Record<string, string>;
+  /** The service's request id, when a header of that response carried one. */
+  declare readonly requestId?: string;
   /** For `wasm_load`: the platform's original error (TypeError, CompileError, ...). */
   declare readonly cause?: unknown;
 

@@ -8,7 +8,7 @@
 // with the wasm-bindgen glue (`--target web`) into index.js.
 import wbgInit, {
   initSync as wbgInitSync, Core, useErrorClass, classifyKey as wasmClassifyKey, onchainRampUrl as wasmOnchainRampUrl,
-  parseAmount as wasmParseAmount, checkRampListener, isCryptoRequested,
+  parseAmount as wasmParseAmount, checkRampListener, isCryptoRequested, checkEventListener,
 } from "./glue/settlement_wasm.js";
 import { BotClient, MerchantClient } from "./clients.js";
 import { SettlementError, invalid } from "./errors.js";
@@ -52,7 +52,7 @@ let ready: Promise<void> | null = null;
 function finish(): void {
   bind({
     Core, useErrorClass, classifyKey: wasmClassifyKey, onchainRampUrl: wasmOnchainRampUrl,
-    parseAmount: wasmParseAmount, checkRampListener, isCryptoRequested,
+    parseAmount: wasmParseAmount, checkRampListener, isCryptoRequested, checkEventListener,
   });
 }
 

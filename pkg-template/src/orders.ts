@@ -5,12 +5,13 @@
 import type { OrderSearch, P2PPayment } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import { fromGlue, notLive } from "./errors.js";
+import type { Observer } from "./events.js";
 import { release } from "./wasm.js";
 
 const WHAT = "OrderIterator made by BotClient.orders()";
 /** What only this module passes to the constructor: `new OrderIterator()` elsewhere is refused. */
 const TOKEN = Symbol();
-let make: <Row>(search: OrderSearch, fetchImpl: Function | undefined) => OrderIterator<Row>;
+let make: <Row>(search: OrderSearch, fetchImpl: Function | undefined, observer?: Observer) => OrderIterator<Row>;
 
 /**
  * The async iterator of `BotClient.orders()` (pages of `orderHistory`, row by row), and of the
@@ -22,14 +23,17 @@ export class OrderIterator<Row = P2PPayment> {
   #search: OrderSearch | null = null;
   /** The client's `fetch` option. */
   #fetch: Function | undefined;
+  /** Where its page calls' events go. */
+  #observer: Observer | undefined;
   /** The last `next()`: each waits for the one before it. */
   #tail: Promise<unknown> = Promise.resolve();
 
   static {
-    make = <Row>(search: OrderSearch, fetchImpl: Function | undefined) => {
+    make = <Row>(search: OrderSearch, fetchImpl: Function | undefined, observer?: Observer) => {
       const it = new OrderIterator<Row>(TOKEN);
       it.#search = search;
       it.#fetch = fetchImpl;
+      it.#observer = observer;
       return it;
     };
   }
@@ -63,7 +67,7 @@ export class OrderIterator<Row = P2PPayment> {
           this.#end();
           return { done: true, value: undefined };
         }
-        const page = await run(this.#fetch, step.call);
+        const page = await run(this.#fetch, step.call, this.#observer);
         // After return() while the page was on its way, the search is over: the loop says so.
         if (this.#search === search) search.receive(page);
       } catch (e) {
@@ -105,9 +109,9 @@ export class OrderIterator<Row = P2PPayment> {
   }
 }
 
-/** An iterator over `search`, its page calls made with `fetchImpl` (the client's option). @internal */
-export function iterate<Row = P2PPayment>(search: OrderSearch, fetchImpl: Function | undefined): OrderIterator<Row> {
-  return make<Row>(search, fetchImpl);
+/** An iterator over `search`, its page calls made with `fetchImpl` (the client's option), their events to `observer`. @internal */
+export function iterate<Row = P2PPayment>(search: OrderSearch, fetchImpl: Function | undefined, observer?: Observer): OrderIterator<Row> {
+  return make<Row>(search, fetchImpl, observer);
 }
 
 /** The first row of `it` (reconcile's match), or null; the search is over either way. @internal */

@@ -91,10 +91,13 @@ export function attempt(fetchImpl: Function | undefined, call: PreparedCall): Pr
         try { text = r.text; } catch { /* refused below */ }
         if (typeof text !== "function") throw "fetch did not return a Response";
         const n = status;
+        // Kept, not read: read only when the call is observed, fails, or its response is asked for.
+        let headers: unknown;
+        try { headers = r.headers; } catch { /* none */ }
         const after = typeof retryAfter === "string" ? retryAfter : undefined;
         Promise.resolve(apply(text, r, [])).then((value: unknown) => {
           end(typeof value === "string"
-            ? { kind: "response", status: n, retryAfter: after, body: value }
+            ? { kind: "response", status: n, retryAfter: after, body: value, headers }
             : { kind: "failed", error: "the response body could not be read as text" });
         }, fail);
       } catch (e) {

@@ -7,7 +7,7 @@ import { SettlementError } from "./errors.js";
 /** The exports of the wasm-bindgen glue that the classes and functions use. */
 export type Wasm = Pick<typeof Glue,
   "Core" | "useErrorClass" | "classifyKey" | "onchainRampUrl" | "parseAmount" | "checkRampListener" |
-  "isCryptoRequested">;
+  "isCryptoRequested" | "checkEventListener">;
 
 let bound: Wasm | undefined;
 

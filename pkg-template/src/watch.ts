@@ -7,13 +7,14 @@ import type {
   OrderWatchChange, OrderWatchCore, OrderWatchUpdate, PreparedCall, WatchStatus,
 } from "./glue/settlement_wasm.js";
 import { fromGlue, notLive, type SettlementError } from "./errors.js";
+import { headerEntries, type Observer } from "./events.js";
 import { attempt, isAborted, onAbort } from "./transport.js";
 import { release } from "./wasm.js";
 
 const WHAT = "OrderWatch made by BotClient.watchOrders()";
 /** What only this module passes to the constructor: `new OrderWatch()` elsewhere is refused. */
 const TOKEN = Symbol();
-let make: (core: OrderWatchCore, controller: AbortController, fetchImpl: Function | undefined) => OrderWatch;
+let make: (core: OrderWatchCore, controller: AbortController, fetchImpl: Function | undefined, observer?: Observer) => OrderWatch;
 
 // An update's shape is declared once, with the core that makes it (src/js/mod.rs).
 export type { OrderWatchChange, OrderWatchUpdate };
@@ -66,6 +67,8 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
   #controller: AbortController | null = null;
   /** The client's `fetch` option. */
   #fetch: Function | undefined;
+  /** Where each poll's events go. */
+  #observer: Observer | undefined;
   /** The pending sleep. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Whether a poll is in flight. */
@@ -83,11 +86,12 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
   #unlisten: (() => void)[] = [];
 
   static {
-    make = (core, controller, fetchImpl) => {
+    make = (core, controller, fetchImpl, observer) => {
       const w = new OrderWatch(TOKEN);
       w.#core = core;
       w.#controller = controller;
       w.#fetch = fetchImpl;
+      w.#observer = observer;
       w.#start();
       return w;
     };
@@ -140,8 +144,19 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
     if (step.kind === "send") {
       this.#busy = true;
       const controller = this.#controller!;
-      void attempt(this.#fetch, this.#call!).then((outcome) => {
+      const call = this.#call!;
+      // Each poll is one observed call (the watch's own backoff is its core's, not a retry).
+      const emitter = this.#observer?.emitter.active ? this.#observer.emitter : undefined;
+      if (emitter) {
+        call.observe("watchOrders");
+        emitter.emit(call, call.requestEvent());
+      }
+      void attempt(this.#fetch, call).then((outcome) => {
         this.#busy = false;
+        if (emitter) {
+          if (outcome.kind === "response") emitter.emit(call, call.responseEvent(outcome.status, headerEntries(outcome.headers)));
+          emitter.emit(call, call.doneEvent());
+        }
         if (this.#core !== core) return; // stopped meanwhile: the outcome is the abort's
         try {
           core.settle(outcome, controller.signal.aborted, now());
@@ -330,6 +345,11 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
 }
 
 /** A watch over `core`, its polls made with `fetchImpl` and aborted through `controller`. @internal */
-export function watch(core: OrderWatchCore, controller: AbortController, fetchImpl: Function | undefined): OrderWatch {
-  return make(core, controller, fetchImpl);
+export function watch(
+  core: OrderWatchCore,
+  controller: AbortController,
+  fetchImpl: Function | undefined,
+  observer?: Observer,
+): OrderWatch {
+  return make(core, controller, fetchImpl, observer);
 }

@@ -25,8 +25,8 @@ use crate::transport::Signal;
 
 /// A client's validated configuration, with the parts of its requests that JavaScript reads:
 /// the endpoint URL and the headers object, made once with the client.
-struct Settings {
-    config: Config,
+pub(super) struct Settings {
+    pub(super) config: Config,
     url: JsValue,
     headers: JsValue,
 }
@@ -56,6 +56,7 @@ pub struct Core {
     endpoint: Endpoint,
     settings: Rc<Settings>,
     fetch: Option<Function>,
+    logger: Option<JsValue>,
 }
 
 #[wasm_bindgen]
@@ -74,8 +75,9 @@ impl Core {
             "merchant" => (Endpoint::Merchant, MERCHANT_PATH),
             _ => (Endpoint::Bot, BOT_PATH),
         };
-        let (opts, fetch) =
+        let (opts, hooks) =
             options::client_options(&options, endpoint).map_err(|e| error::to_js(&e))?;
+        let fetch = hooks.fetch;
         let config = options::check_client(&opts, fetch.as_ref(), &options, endpoint)
             .and_then(|()| Config::new(&opts, path))
             .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))?;
@@ -83,7 +85,14 @@ impl Core {
             endpoint,
             settings: Rc::new(Settings::new(config)),
             fetch,
+            logger: hooks.logger,
         })
+    }
+
+    /// The `logger` option, when one was given.
+    #[wasm_bindgen(getter, unchecked_return_type = "LoggerLike | undefined")]
+    pub fn logger(&self) -> JsValue {
+        self.logger.clone().unwrap_or(JsValue::UNDEFINED)
     }
 
     /// The `fetch` option, when one was given (else the shell uses the global `fetch`).
@@ -209,6 +218,7 @@ impl Core {
             Ok(call) => Ok(Call {
                 settings: Rc::clone(&self.settings),
                 call,
+                observed: Default::default(),
             }),
             Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
         }
@@ -229,8 +239,10 @@ impl Core {
 /// each attempt.
 #[wasm_bindgen(js_name = PreparedCall)]
 pub struct Call {
-    settings: Rc<Settings>,
-    call: PreparedCall,
+    pub(super) settings: Rc<Settings>,
+    pub(super) call: PreparedCall,
+    /// The call's observation, once `observe` started it (only when something listens).
+    pub(super) observed: std::cell::RefCell<Option<super::events::Observed>>,
 }
 
 #[wasm_bindgen(js_class = PreparedCall)]
@@ -271,7 +283,7 @@ impl Call {
     pub fn start(&self, aborted: bool) -> Result<(), JsValue> {
         self.call
             .before_attempt(aborted)
-            .map_err(|e| error::to_js(&e))
+            .map_err(|e| error::to_js(&self.failed(e)))
     }
 
     /// What follows attempt `attempt` (0 for the first) given its `outcome`; `aborted`:
@@ -297,11 +309,14 @@ impl Call {
                 ("kind", &kind("done")),
                 ("value", &success.value),
             ])),
-            Next::Fail(e) => Err(error::to_js(&e)),
-            Next::Retry(ms) => Ok(object(&[
-                ("kind", &kind("retry")),
-                ("delayMs", &JsValue::from_f64(ms as f64)),
-            ])),
+            Next::Fail(e) => Err(error::to_js(&self.failed(e))),
+            Next::Retry(backoff) => {
+                self.retrying(backoff);
+                Ok(object(&[
+                    ("kind", &kind("retry")),
+                    ("delayMs", &JsValue::from_f64(backoff.delay_ms as f64)),
+                ]))
+            }
         }
     }
 }
@@ -336,6 +351,7 @@ impl Confirmation {
                 let call: JsValue = Call {
                     settings: Rc::clone(&self.settings),
                     call,
+                    observed: Default::default(),
                 }
                 .into();
                 Ok(object(&[("kind", &kind("send")), ("call", &call)]))
@@ -384,6 +400,7 @@ impl Search {
                 let call: JsValue = Call {
                     settings: Rc::clone(&self.settings),
                     call,
+                    observed: Default::default(),
                 }
                 .into();
                 Ok(object(&[("kind", &kind("fetch")), ("call", &call)]))
@@ -421,6 +438,7 @@ impl Watch {
         Call {
             settings: Rc::clone(&self.settings),
             call: self.watch.call().clone(),
+            observed: Default::default(),
         }
     }
 

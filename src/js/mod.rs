@@ -19,6 +19,7 @@
 
 mod classes;
 mod error;
+mod events;
 mod options;
 #[cfg(feature = "server")]
 mod proxy;
@@ -41,7 +42,7 @@ fn object(members: &[(&str, &JsValue)]) -> JsValue {
 const SHAPES: &'static str = r#"
 /** What one attempt brought back, as the shell observed it. */
 export type AttemptOutcome =
-  | { kind: "response"; status: number; retryAfter?: string | undefined; body: string }
+  | { kind: "response"; status: number; retryAfter?: string | undefined; body: string; headers?: unknown }
   | { kind: "timeout" }
   | { kind: "aborted" }
   | { kind: "failed"; error: unknown };

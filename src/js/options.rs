@@ -572,12 +572,44 @@ pub fn ramp_listener(
     Ok(target)
 }
 
-/// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` function when one was given.
+/// The functions the client options hold beside the data: `fetch` and `logger`.
+#[derive(Default)]
+pub struct Hooks {
+    /// The `fetch` option.
+    pub fetch: Option<Function>,
+    /// The `logger` option (checked: its `debug`, `info`, `warn` and `error` are functions).
+    pub logger: Option<JsValue>,
+}
+
+/// The `logger` option of the options object `o`, checked.
+fn logger(o: &JsValue) -> Result<Option<JsValue>, Error> {
+    let Some(l) = get(o, "logger", "logger")? else {
+        return Ok(None);
+    };
+    let bad = || {
+        invalid(
+            "logger",
+            " must be console or an object with debug, info, warn and error functions",
+        )
+    };
+    if !l.is_object() {
+        return Err(bad());
+    }
+    for method in ["debug", "info", "warn", "error"] {
+        if !get(&l, method, "logger")?.is_some_and(|f| f.is_function()) {
+            return Err(bad());
+        }
+    }
+    Ok(Some(l))
+}
+
+/// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` and `logger` options.
 pub fn client_options(
     value: &JsValue,
     endpoint: Endpoint,
-) -> Result<(ClientOptions, Option<Function>), Error> {
-    const KNOWN: [&str; 8] = [
+) -> Result<(ClientOptions, Hooks), Error> {
+    const KNOWN: [&str; 9] = [
+        "logger",
         "baseUrl",
         "endpoint",
         "apiKey",
@@ -594,7 +626,7 @@ pub fn client_options(
         &KNOWN[..KNOWN.len() - 1]
     };
     let Some(o) = options_of(value, known)? else {
-        return Ok((ClientOptions::default(), None));
+        return Ok((ClientOptions::default(), Hooks::default()));
     };
     let timeout_ms = match integer(&o, "timeoutMs", "timeoutMs")? {
         None => None,
@@ -658,7 +690,10 @@ pub fn client_options(
             max_retries,
             headers,
         },
-        fetch,
+        Hooks {
+            fetch,
+            logger: logger(&o)?,
+        },
     ))
 }
 
