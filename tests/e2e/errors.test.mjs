@@ -101,6 +101,8 @@ test("simulate “429 then success”: the call succeeds and shows the retry", a
   assert.equal(await entry.getAttribute("data-attempts"), "2");
   const attempts = await entry.locator('[data-testid="activity-attempt"]').evaluateAll((els) => els.map((e) => e.dataset.status));
   assert.deepEqual(attempts, ["429", "200"]);
+  // The retry's delay and reason, from the client's `retry` event.
+  assert.match(await entry.locator('[data-testid="activity-retry"]').innerText(), /retry in .+ \((retry-after|status) 429\)/);
   assert.match(await entry.locator('[data-testid="activity-simulated"]').innerText(), /429 then success/);
   assert.match(await sandboxNote(entry), /2 requests → 429, 200/);
   assert.equal(await byTestId(page, "profile-error").isVisible(), false);

@@ -428,3 +428,52 @@ const proxied: Promise<Response> = proxy(new Request("https://app.example/api/bo
 type _ProxyIsNotAny = Assert<Not<IsAny<typeof proxied>>>;
 // @ts-expect-error: the endpoint is "bot" or "merchant"
 createProxyHandler({ ...proxyOptions, endpoint: "admin" });
+
+// Events, the logger and the response behind a result: typed by event type.
+import type {
+  SettlementEventMap, CallResponseEvent, CallRetryEvent, CallDoneEvent, ResponseInfo, LoggerLike, CallSource,
+} from "settlement-wasm";
+export async function observed(bot: BotClient, merchant: MerchantClient): Promise<string> {
+  const logger: LoggerLike = console;
+  const withLogger = new BotClient({ baseUrl: "https://api.example.com", apiKey: "k", logger });
+  const onResponse = (e: CallResponseEvent): void => {
+    const status: number = e.status;
+    const id: string | undefined = e.requestId;
+    const headers: Record<string, string> = e.headers;
+    void [status, id, headers];
+  };
+  bot.on("response", onResponse).off("response", onResponse);
+  bot.on("retry", (e) => {
+    const reason: "status" | "timeout" | "network" | "retry-after" = e.reason;
+    const delay: number = e.delayMs;
+    void [reason, delay];
+  });
+  bot.on("error", (e) => {
+    const code: SettlementErrorCode = e.error.code;
+    void code;
+  });
+  merchant.on("done", (e: CallDoneEvent) => {
+    const source: CallSource = e.source;
+    void [source, e.attempts, e.durationMs, e.callId];
+  });
+  // @ts-expect-error: not an event type
+  bot.on("finished", () => {});
+  // @ts-expect-error: a retry listener gets a retry event, not a response
+  bot.on("retry", (e: CallResponseEvent) => void e);
+  const { data, response } = await bot.withResponse((c) => c.profile({ fields: ["id"] }));
+  const profile: AgentProfile = data;
+  const info: ResponseInfo = response;
+  const limits = await merchant.withResponse((m) => m.rampLimits());
+  const r: RampLimits = limits.data;
+  type _map = Assert<Equal<SettlementEventMap["retry"], CallRetryEvent>>;
+  try {
+    await withLogger.profile();
+  } catch (e) {
+    if (e instanceof SettlementError) {
+      const id: string | undefined = e.requestId;
+      const headers: Record<string, string> | undefined = e.headers;
+      void [id, headers];
+    }
+  }
+  return `${profile.id} ${info.status} ${r}`;
+}

@@ -20,7 +20,8 @@ export function hostileCases(api) {
   const OPTION_KEYS = ["fields", "filter", "headers", "signal", "page", "perPage", "baseUrl", "endpoint",
     "apiKey", "fetch", "timeoutMs", "maxRetries", "dangerouslyAllowBrowser", "allowedOrigin",
     "onCryptoRequested", "target", "id", "orderId", "rampUrl", "key", "p2pPayment", "event", "payload",
-    "origin", "data", "amountCents", "destinationAddress", "paymentRequest", "length", "then", "toJSON"];
+    "origin", "data", "amountCents", "destinationAddress", "paymentRequest", "length", "then", "toJSON",
+    "logger", "debug", "info", "warn", "error"];
   const getters = (keys) => {
     const o = {};
     for (const k of keys) Object.defineProperty(o, k, { get: boom, enumerable: true });
@@ -81,11 +82,22 @@ export function hostileCases(api) {
   const slot = (name, run) => slots.push([name, run]);
   for (const [C, n] of [[BotClient, "BotClient"], [MerchantClient, "MerchantClient"]]) {
     slot(`new ${n}(h)`, (h) => new C(h));
-    for (const k of ["baseUrl", "endpoint", "apiKey", "headers", "fetch", "timeoutMs", "maxRetries", "dangerouslyAllowBrowser"]) {
+    for (const k of ["baseUrl", "endpoint", "apiKey", "headers", "fetch", "timeoutMs", "maxRetries", "dangerouslyAllowBrowser", "logger"]) {
       slot(`new ${n}({${k}: h})`, (h) => new C({ ...base, [k]: h }));
     }
     slot(`new ${n}({headers: {"x-a": h}})`, (h) => new C({ ...base, headers: { "x-a": h } }));
+    slot(`new ${n}({logger: {...console-like, debug: h}})`, (h) => new C({ ...base, logger: { info() {}, warn() {}, error() {}, debug: h } }));
   }
+  // Events: the type and the listener of on/off; withResponse's function and the call it starts.
+  for (const m of ["on", "off"]) {
+    slot(`bot.${m}(h, listener)`, (h) => bot[m](h, () => {}));
+    slot(`bot.${m}("response", h)`, (h) => bot[m]("response", h));
+    slot(`merchant.${m}(h, listener)`, (h) => merchant[m](h, () => {}));
+  }
+  slot("bot.withResponse(h)", (h) => bot.withResponse(h));
+  slot("bot.withResponse(() => h)", (h) => bot.withResponse(() => h));
+  slot("bot.withResponse((c) => c.profile(h))", (h) => bot.withResponse((c) => c.profile(h)));
+  slot("merchant.withResponse(h)", (h) => merchant.withResponse(h));
   const withOptions = (name, call) => {
     slot(`${name}(h)`, (h) => call(h));
     for (const k of ["fields", "signal", "filter", "perPage", "page"]) slot(`${name}({${k}: h})`, (h) => call({ page: 1, [k]: h }));
@@ -272,6 +284,19 @@ export function hostileCases(api) {
   }
   const freedBot = () => { const b = new BotClient(base); b.free(); return b; };
   cases.push(["call on a freed BotClient", () => freedBot().profile()]);
+  cases.push(["a logger whose methods throw", () => new BotClient({ ...base, logger: { debug: boom, info: boom, warn: boom, error: boom } }).profile()]);
+  cases.push(["listeners that throw, on every event", () => {
+    const b = new BotClient(base);
+    for (const t of ["request", "response", "retry", "error", "done"]) b.on(t, boom);
+    return b.profile();
+  }]);
+  cases.push(["a response whose headers throw, with a listener", () => {
+    const headers = new Proxy(new Headers(), { get: boom });
+    const f = async () => ({ status: 503, headers, text: async () => "" });
+    const b = new BotClient({ ...base, fetch: f, maxRetries: 1 });
+    b.on("response", () => {});
+    return b.withResponse((c) => c.profile());
+  }]);
   cases.push(["orders() on a freed BotClient", () => freedBot().orders()]);
   cases.push(["double free()", () => freedBot().free()]);
   cases.push(["next() on a freed iterator", () => { const it = bot.orders(); it.free(); return it.next(); }]);

@@ -56,6 +56,22 @@ async function agentConfirms(request) {
   assert.equal(res.status, 200);
 }
 
+// A stand-in for an OpenTelemetry tracer (the README's spans example): records every span.
+const spans = [];
+const tracer = {
+  startSpan(name, options) {
+    const span = { name, attributes: { ...options?.attributes }, events: [], status: undefined, ended: false, exceptions: [] };
+    spans.push(span);
+    return {
+      setAttribute: (k, v) => { span.attributes[k] = v; },
+      addEvent: (n, a) => { span.events.push([n, a]); },
+      recordException: (e) => { span.exceptions.push(e); },
+      setStatus: (s) => { span.status = s; },
+      end: () => { span.ended = true; },
+    };
+  },
+};
+
 const AsyncFunction = (async () => {}).constructor;
 blocks.forEach((code, i) => {
   test(`README example ${i + 1} runs`, async () => {
@@ -64,9 +80,15 @@ blocks.forEach((code, i) => {
     const names = Object.keys(pkg).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== "default");
     const fn = new AsyncFunction(
       "BASE_URL", "AGENT_KEY", "MERCHANT_PUBLIC_KEY", "MERCHANT_SECRET_KEY", "RAMP_URL", "console",
-      "cryptoRequested", "sendCrypto", "agentConfirms", ...names, code);
+      "cryptoRequested", "sendCrypto", "agentConfirms", "tracer", ...names, code);
+    const before = spans.length;
     await fn(SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY, RAMP_URL, console,
-      cryptoRequested, sendCrypto, agentConfirms, ...names.map((n) => pkg[n]));
+      cryptoRequested, sendCrypto, agentConfirms, tracer, ...names.map((n) => pkg[n]));
+    if (code.includes("tracer.startSpan")) {
+      const made = spans.slice(before);
+      assert.deepEqual(made.map((s) => [s.name, s.ended, s.attributes["http.response.status_code"], s.attributes["settlement.attempts"]]),
+        [["settlement profile", true, 200, 1]]);
+    }
     assert.ok(logs.length > 0, "the example printed something");
     for (const line of logs) for (const v of line) assert.notEqual(v, undefined, `example ${i + 1} logged undefined`);
   });

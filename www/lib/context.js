@@ -105,9 +105,9 @@ export function createContext({ activity, sandbox }) {
         client = new ctx.mod.BotClient({
           ...where,
           headers,
-          fetch: activity.tracingFetch(entry),
           ...(sim && sim.client),
         });
+        activity.trace(entry, client);
         const result = await fn(client, entry);
         entry.done(null, typeof result?.__note === "string" ? result.__note : "");
         return result;

@@ -1,6 +1,7 @@
 // Activity panel: every call the dashboard makes, newest first, with each HTTP attempt
-// (status, Retry-After, duration), so retries are visible. Attempts are recorded by a fetch
-// wrapper handed to the client as its `fetch` option; it never records headers.
+// (status, duration, the retry's delay and reason, the service's request id), so retries are
+// visible. Attempts are recorded from the client's own events (`client.on(...)`), which never
+// carry a key; no fetch is wrapped.
 import { $, h, show } from "../lib/dom.js";
 import * as f from "../lib/format.js";
 import { describe, isAbort } from "../lib/errors.js";
@@ -42,11 +43,12 @@ export function initActivity() {
         const item = h("li", { class: "attempt pending", dataset: { testid: "activity-attempt" } }, `#${n} …`);
         const num = n;
         attempts.append(item);
-        return (status, extraText) => {
+        return (status, extraText, ms) => {
           const ok = typeof status === "number" && status >= 200 && status < 300;
           item.className = `attempt ${ok ? "ok" : "bad"}`;
           item.dataset.status = String(status);
-          item.textContent = `#${num} ${typeof status === "number" ? `HTTP ${status}` : status}${extraText ? ` ${extraText}` : ""} · ${f.duration(performance.now() - t0)}`;
+          const took = typeof ms === "number" ? ms : performance.now() - t0;
+          item.textContent = `#${num} ${typeof status === "number" ? `HTTP ${status}` : status}${extraText ? ` ${extraText}` : ""} · ${f.duration(took)}`;
         };
       },
       done(err, note) {
@@ -65,27 +67,41 @@ export function initActivity() {
         meta.textContent = `${f.clock()} · ${n} attempt${n === 1 ? "" : "s"} · ${f.duration(ms)}`;
       },
       note(text) { extra.append(h("p", { class: "muted", dataset: { testid: "activity-note" } }, text)); },
+      /** A retry the client decided (its delay and reason), under the attempt that failed. */
+      retry(text) { attempts.lastElementChild?.append(h("span", { class: "muted", dataset: { testid: "activity-retry" } }, ` → ${text}`)); },
       /** HTTP attempts made so far. */
       attempts() { return n; },
     };
   }
 
-  /** A fetch that records every attempt (status, Retry-After, duration) in `entry`.
-   *  It never records headers, so the Authorization header cannot leak into the page. */
-  function tracingFetch(entry) {
-    return async (input, init) => {
-      const done = entry.attempt();
-      try {
-        const res = await fetch(input, init);
-        const ra = res.headers.get("retry-after");
-        done(res.status, ra ? `(Retry-After: ${ra})` : "");
-        return res;
-      } catch (e) {
-        done(e && e.name === "AbortError" ? "aborted / timed out" : "network error");
-        throw e;
-      }
+  /**
+   * Records in `entry` every attempt of the calls `client` makes (of `source` only, when given),
+   * from its events: `request` opens an attempt, `response` closes it with its status, duration
+   * and request id, `retry` closes one that got no answer and notes the delay and reason, and
+   * `error` closes one that got none. Returns a function that stops listening.
+   */
+  function trace(entry, client, source) {
+    let pending = null; // the open attempt's closer
+    const mine = (e) => source === undefined || e.source === source;
+    const close = (...args) => { if (pending) { pending(...args); pending = null; } };
+    const listeners = {
+      request: (e) => { if (mine(e)) { close("no answer"); pending = entry.attempt(); } },
+      response: (e) => {
+        if (!mine(e)) return;
+        const ra = e.headers["retry-after"];
+        const extra = [ra ? `(Retry-After: ${ra})` : "", e.requestId ? `· request id ${e.requestId}` : ""].filter(Boolean).join(" ");
+        close(e.status, extra, e.durationMs);
+      },
+      retry: (e) => {
+        if (!mine(e)) return;
+        close(e.reason === "timeout" ? "timed out" : "network error");
+        entry.retry(`retry in ${f.duration(e.delayMs)} (${e.reason}${e.status ? ` ${e.status}` : ""})`);
+      },
+      error: (e) => { if (mine(e)) close(e.error.code === "aborted" || e.error.code === "timeout" ? "aborted / timed out" : "network error"); },
     };
+    for (const [type, listener] of Object.entries(listeners)) client.on(type, listener);
+    return () => { for (const [type, listener] of Object.entries(listeners)) client.off(type, listener); };
   }
 
-  return { add, tracingFetch };
+  return { add, trace };
 }

@@ -48,16 +48,29 @@ export function initQueue(ctx, { activity, rowActions }) {
   const fresh = new Map(); // id -> when it arrived
   let ticker = null;
 
-  /** A fetch that makes each poll an activity entry (status and duration; never headers). */
-  function pollFetch(request) {
-    const entry = activity.add("watchOrders · poll");
-    const traced = activity.tracingFetch(entry);
-    return traced(request).then((res) => {
-      entry.done(null, res.ok ? "" : `HTTP ${res.status}`);
-      return res;
-    }, (err) => {
-      entry.done(err);
-      throw err;
+  /** Makes each poll of `c`'s watch an activity entry (status, duration, request id), from its events. */
+  function tracePolls(c) {
+    let entry = null;
+    let close = null; // the poll's open attempt
+    let note = "";
+    const poll = (e) => e.source === "watchOrders";
+    c.on("request", (e) => {
+      if (!poll(e)) return;
+      entry = activity.add("watchOrders · poll");
+      close = entry.attempt();
+      note = "";
+    });
+    c.on("response", (e) => {
+      if (!poll(e) || !close) return;
+      close(e.status, e.requestId ? `· request id ${e.requestId}` : "", e.durationMs);
+      close = null;
+      note = e.status >= 200 && e.status < 300 ? "" : `HTTP ${e.status}`;
+    });
+    c.on("done", (e) => {
+      if (!poll(e) || !entry) return;
+      if (close) { close("no answer"); close = null; note = "no answer"; }
+      entry.done(null, note);
+      entry = null;
     });
   }
 
@@ -114,7 +127,8 @@ export function initQueue(ctx, { activity, rowActions }) {
     const where = ctx.conn.endpoint
       ? { endpoint: ctx.conn.endpoint }
       : { baseUrl: ctx.conn.baseUrl, apiKey: ctx.conn.apiKey || undefined };
-    client = new ctx.mod.BotClient({ ...where, fetch: pollFetch });
+    client = new ctx.mod.BotClient({ ...where });
+    tracePolls(client);
     const w = client.watchOrders({ filter: { status: "pending" }, perPage: 10, fields: [...FIELDS, ...extras], intervalMs: INTERVAL_MS });
     watch = w;
     w.onStatusChange(renderStatus);
