@@ -465,6 +465,7 @@ pub(crate) async fn run_observed<T: Transport>(
         let pairs = headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         ResponseInfo::new(*status, pairs, config)
     };
+    #[cfg(not(feature = "npm"))]
     let result = result.map_err(|e| match &last {
         Some(raw) => e.with_response(&info(raw)),
         None => e,

@@ -197,13 +197,16 @@ pub struct ErrorDetails {
     #[cfg_attr(feature = "typescript", tsify(optional, type = "unknown"))]
     pub(crate) data: Option<Json>,
     /// The headers of the response the error came from (names in lower case, `set-cookie`
-    /// left out, the key redacted); omitted when there was no response.
+    /// left out, the key redacted); omitted when there was no response. (The npm package's
+    /// shell sets them on its errors itself, from the core's `response` event: not here.)
+    #[cfg(not(feature = "npm"))]
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "Record<string, string>")
     )]
     pub headers: Vec<(String, String)>,
     /// The service's request id, when a header of the response carried one.
+    #[cfg(not(feature = "npm"))]
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub request_id: Option<String>,
 }
@@ -232,7 +235,9 @@ impl Error {
             status: None,
             retry_after_ms: None,
             graphql_errors: Vec::new(),
+            #[cfg(not(feature = "npm"))]
             headers: Vec::new(),
+            #[cfg(not(feature = "npm"))]
             request_id: None,
             data: None,
         }))
@@ -297,6 +302,7 @@ read the state back before resending. ",
     }
 
     /// The error with the headers and request id of `response` (the one it came from).
+    #[cfg(not(feature = "npm"))]
     pub fn with_response(mut self, response: &crate::events::ResponseInfo) -> Self {
         self.headers.clone_from(&response.headers);
         self.request_id.clone_from(&response.request_id);

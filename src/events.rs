@@ -2,7 +2,8 @@
 //! (`request`, `response`, `retry`, `error`, `done`), the response behind a result, and the
 //! logger's lines. Every rule of what an observer may see lives here: a response's headers
 //! lose `set-cookie` and every piece of the key, the service's request id is read from the
-//! headers that carry one, a URL or message is redacted. The shells (the Rust API's
+//! headers that carry one, a URL or message is redacted. (A logger's line is written by the
+//! shell from these members only, so it is as clean as they are.) The shells (the Rust API's
 //! [`crate::call::run`], the npm package's `call.ts`) only measure time, read headers and
 //! deliver what a [`Trace`] builds.
 
@@ -39,7 +40,14 @@ impl EventType {
 
     /// The type named `name` (`"request"`, `"response"`, `"retry"`, `"error"`, `"done"`).
     pub fn parse(name: &str) -> Option<EventType> {
-        EventType::ALL.into_iter().find(|t| t.name() == name)
+        Some(match name {
+            "request" => EventType::Request,
+            "response" => EventType::Response,
+            "retry" => EventType::Retry,
+            "error" => EventType::Error,
+            "done" => EventType::Done,
+            _ => return None,
+        })
     }
 
     /// The type's name.
@@ -58,7 +66,7 @@ impl EventType {
 pub fn invalid_type() -> Error {
     Error::invalid(
         "type",
-        "the event type must be one of \"request\", \"response\", \"retry\", \"error\", \"done\"",
+        "type: not an event type (request, response, retry, error, done)",
     )
 }
 
@@ -108,13 +116,19 @@ pub struct Backoff {
     pub status: Option<u16>,
 }
 
+/// The `(name, value)` pairs of a header block: `name: value` lines (as the npm shell writes
+/// the headers it read); a line without `:` is skipped.
+pub fn header_lines(block: &str) -> impl Iterator<Item = (&str, &str)> {
+    // Byte searches (a `char` pattern would add its searcher to the wasm).
+    block.split_terminator(|c| c == '\n').filter_map(|line| {
+        let at = line.bytes().position(|b| b == b':')?;
+        let (name, value) = (line.get(..at)?, line.get(at + 1..)?);
+        Some((name.trim_ascii(), value.trim_ascii()))
+    })
+}
+
 /// The headers a request id is read from, in order of preference (lower case).
-pub const REQUEST_ID_HEADERS: [&str; 4] = [
-    "x-request-id",
-    "request-id",
-    "x-correlation-id",
-    "x-amzn-requestid",
-];
+pub const REQUEST_ID_HEADERS: [&str; 3] = ["x-request-id", "request-id", "x-correlation-id"];
 
 /// The response behind an attempt, as events, results and errors show it: the status, the
 /// headers (names in lower case, `set-cookie` left out, every piece of the key redacted) and
@@ -136,20 +150,20 @@ impl ResponseInfo {
         headers: impl IntoIterator<Item = (&'a str, &'a str)>,
         config: &Config,
     ) -> ResponseInfo {
-        let headers: Vec<(String, String)> = headers
-            .into_iter()
-            .map(|(name, value)| (name.to_ascii_lowercase(), value))
-            .filter(|(name, _)| name != "set-cookie" && name != "set-cookie2")
-            .map(|(name, value)| {
-                let name = config.redact_text(&name).into_owned();
-                (name, config.redact_text(value).into_owned())
-            })
-            .collect();
+        let mut kept: Vec<(String, String)> = Vec::new();
+        for (name, value) in headers {
+            let cookie = ["set-cookie", "set-cookie2"];
+            if !cookie.iter().any(|c| name.eq_ignore_ascii_case(c)) {
+                let name = config.redact_text(name).to_ascii_lowercase();
+                kept.push((name, config.redact_text(value).into_owned()));
+            }
+        }
+        let headers = kept;
         let request_id = REQUEST_ID_HEADERS.iter().find_map(|wanted| {
             headers
                 .iter()
-                .find(|(name, value)| name == wanted && !value.trim().is_empty())
-                .map(|(_, value)| value.trim().to_owned())
+                .find(|(name, value)| name == wanted && !value.trim_ascii().is_empty())
+                .map(|(_, value)| value.trim_ascii().to_owned())
         });
         ResponseInfo {
             status,
@@ -172,13 +186,11 @@ pub enum Source {
     WatchOrders,
     /// A confirmation of `confirmUntilSettled`.
     ConfirmUntilSettled,
-    /// An upstream call of the server proxy.
-    Proxy,
 }
 
 impl Source {
     /// The source's name in events (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`,
-    /// `"confirmUntilSettled"`, `"proxy"`).
+    /// `"confirmUntilSettled"`).
     pub fn name(self) -> &'static str {
         match self {
             Source::Call => "call",
@@ -186,22 +198,19 @@ impl Source {
             Source::Reconcile => "reconcile",
             Source::WatchOrders => "watchOrders",
             Source::ConfirmUntilSettled => "confirmUntilSettled",
-            Source::Proxy => "proxy",
         }
     }
 
     /// The source named `name`, as [`Source::name`] writes it.
     pub fn parse(name: &str) -> Option<Source> {
-        [
-            Source::Call,
-            Source::Orders,
-            Source::Reconcile,
-            Source::WatchOrders,
-            Source::ConfirmUntilSettled,
-            Source::Proxy,
-        ]
-        .into_iter()
-        .find(|s| s.name() == name)
+        Some(match name {
+            "call" => Source::Call,
+            "orders" => Source::Orders,
+            "reconcile" => Source::Reconcile,
+            "watchOrders" => Source::WatchOrders,
+            "confirmUntilSettled" => Source::ConfirmUntilSettled,
+            _ => return None,
+        })
     }
 }
 
@@ -299,79 +308,6 @@ impl Event {
     }
 }
 
-/// A logger's levels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogLevel {
-    /// Every attempt.
-    Debug,
-    /// A retry.
-    Warn,
-    /// A call's error.
-    Error,
-}
-
-impl LogLevel {
-    /// The logger method's name: `"debug"`, `"warn"`, `"error"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            LogLevel::Debug => "debug",
-            LogLevel::Warn => "warn",
-            LogLevel::Error => "error",
-        }
-    }
-}
-
-/// The logger's line for `event`, if it has one: one line per attempt (when its answer
-/// came), per retry, and per failed call. Built only from redacted event members.
-pub fn log_line(event: &Event) -> Option<(LogLevel, String)> {
-    let line = |call: &CallInfo, rest: String| {
-        format!(
-            "settlement-wasm {} {} {} ({}): {rest}",
-            call.id,
-            call.kind,
-            call.operation,
-            call.source.name()
-        )
-    };
-    match event {
-        Event::Response {
-            call,
-            attempt,
-            duration_ms,
-            response,
-        } => {
-            let id = match &response.request_id {
-                Some(id) => format!(", request id {id}"),
-                None => String::new(),
-            };
-            let rest = format!(
-                "attempt {attempt} answered {} in {} ms{id}",
-                response.status,
-                duration_ms.round()
-            );
-            Some((LogLevel::Debug, line(call, rest)))
-        }
-        Event::Retry {
-            call,
-            attempt,
-            backoff,
-        } => {
-            let status = backoff.status.map(|s| format!(" {s}")).unwrap_or_default();
-            let rest = format!(
-                "attempt {attempt} failed ({}{status}), retrying in {} ms",
-                backoff.reason.name(),
-                backoff.delay_ms
-            );
-            Some((LogLevel::Warn, line(call, rest)))
-        }
-        Event::Error { call, error } => {
-            let rest = format!("failed: {} {}", error.code_str(), error.message);
-            Some((LogLevel::Error, line(call, rest)))
-        }
-        Event::Request { .. } | Event::Done { .. } => None,
-    }
-}
-
 /// One call's observation: builds its events in order, from the times and responses the shell
 /// measured. The shell makes one per call (only when something listens) and delivers what each
 /// method returns.
@@ -381,7 +317,6 @@ pub struct Trace {
     started_ms: f64,
     attempt_started_ms: f64,
     attempts: u32,
-    last_response: Option<ResponseInfo>,
 }
 
 impl Trace {
@@ -392,18 +327,12 @@ impl Trace {
             started_ms: now_ms,
             attempt_started_ms: now_ms,
             attempts: 0,
-            last_response: None,
         }
     }
 
     /// The call observed.
     pub fn call(&self) -> &CallInfo {
         &self.call
-    }
-
-    /// The last response received, if any.
-    pub fn last_response(&self) -> Option<&ResponseInfo> {
-        self.last_response.as_ref()
     }
 
     /// An attempt starts now: its `request` event.
@@ -419,7 +348,6 @@ impl Trace {
 
     /// The current attempt was answered with `response` now: its `response` event.
     pub fn response(&mut self, response: ResponseInfo, now_ms: f64) -> Event {
-        self.last_response = Some(response.clone());
         Event::Response {
             call: self.call.clone(),
             attempt: self.attempts,

@@ -4,9 +4,9 @@
 // core's decisions (`PreparedCall.start` and `PreparedCall.decide`, which throw the error a
 // call ends with). When the call is observed (a listener or a logger), the core builds each
 // event and this delivers it; the response behind a result or an error is the core's too.
-import type { AttemptOutcome, PreparedCall, ResponseInfo } from "./glue/settlement_wasm.js";
+import type { AttemptOutcome, CallResponseEvent, PreparedCall, ResponseInfo } from "./glue/settlement_wasm.js";
 import { fromGlue, SettlementError } from "./errors.js";
-import { headerEntries, type Observer } from "./events.js";
+import { headerBlock, type Observer } from "./events.js";
 import { attempt, isAborted, sleep } from "./transport.js";
 import { release } from "./wasm.js";
 
@@ -20,6 +20,16 @@ import { release } from "./wasm.js";
  * the client's emitter (events are built only when it is active) and what made the call;
  * `capture` receives the response behind the value.
  */
+/**
+ * The response behind `call`'s result or error (`status` and `headers` of `outcome`): the
+ * core's `response` event of it, observing the call first if nothing did.
+ */
+function responseOf(call: PreparedCall, observed: boolean, status: number, headers: unknown): ResponseInfo {
+  if (!observed) call.observe("call");
+  const e = call.event("response", status, headerBlock(headers), undefined) as CallResponseEvent;
+  return e.requestId === undefined ? { status: e.status, headers: e.headers } : { status: e.status, headers: e.headers, requestId: e.requestId };
+}
+
 export async function run(
   fetchImpl: Function | undefined,
   call: PreparedCall,
@@ -34,30 +44,30 @@ export async function run(
     let aborted = isAborted(signal);
     for (let n = 0; ; n++) {
       call.start(aborted);
-      if (emitter) emitter.emit(call, call.requestEvent());
+      if (emitter) emitter.emit(call.event("request", undefined, undefined, undefined));
       const outcome = await attempt(fetchImpl, call);
       last = outcome.kind === "response" ? outcome : undefined;
       if (emitter && last?.kind === "response") {
-        emitter.emit(call, call.responseEvent(last.status, headerEntries(last.headers)));
+        emitter.emit(call.event("response", last.status, headerBlock(last.headers), undefined));
       }
       const decision = call.decide(n, outcome, isAborted(signal));
       if (decision.kind === "done") {
-        if (capture && last?.kind === "response") capture(call.response(last.status, headerEntries(last.headers)));
-        if (emitter) emitter.emit(call, call.doneEvent());
+        if (capture && last?.kind === "response") capture(responseOf(call, !!emitter, last.status, last.headers));
+        if (emitter) emitter.emit(call.event("done", undefined, undefined, undefined));
         return decision.value;
       }
-      if (emitter) emitter.emit(call, call.retryEvent());
+      if (emitter) emitter.emit(call.event("retry", undefined, undefined, undefined));
       aborted = !(await sleep(decision.delayMs, signal)) || isAborted(signal);
     }
   } catch (e) {
     const error = fromGlue(e, "call");
     if (last?.kind === "response" && e instanceof SettlementError) {
-      const info = call.response(last.status, headerEntries(last.headers));
-      Object.assign(error, { headers: info.headers, ...(info.requestId === undefined ? {} : { requestId: info.requestId }) });
+      const { headers, requestId } = responseOf(call, !!emitter, last.status, last.headers);
+      Object.assign(error, requestId === undefined ? { headers } : { headers, requestId });
     }
     if (emitter) {
-      emitter.emit(call, call.errorEvent(error));
-      emitter.emit(call, call.doneEvent());
+      emitter.emit(call.event("error", undefined, undefined, error));
+      emitter.emit(call.event("done", undefined, undefined, undefined));
     }
     throw error;
   } finally {

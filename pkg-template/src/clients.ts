@@ -9,7 +9,7 @@ import type {
   OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
   PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
   RequestOptions, ResponseInfo, SettlementEventMap, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions,
-  WatchOrdersOptions, WithdrawalInfo, WithdrawalInfoOptions, CallSource,
+  WatchOrdersOptions, WithdrawalInfo, WithdrawalInfoOptions, CallSource, LoggerLike,
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import { confirm } from "./confirm.js";
@@ -42,7 +42,15 @@ class Client {
     }
     this.core = core;
     this.fetch = core.fetch;
-    this.events = new Emitter(core.logger);
+    // The `logger` option, which the Core checked (an object with the four functions); read
+    // again here, catching: a getter that now throws or answers something else is no logger.
+    let logger: unknown;
+    try {
+      logger = (options as { logger?: unknown } | null | undefined)?.logger ?? undefined;
+    } catch {
+      logger = undefined;
+    }
+    this.events = new Emitter(logger as LoggerLike | undefined);
   }
 
   /** How a call `source` made is observed. */
@@ -83,31 +91,26 @@ class Client {
   }
 
   /**
-   * `start()`'s call with the response behind its value: `start` must start exactly one call
-   * of this client at once (`c => c.profile()`); else `invalid_input` (field `call`).
+   * The call `start(self)` makes, with the response behind its value: `start` must start
+   * exactly one call of this client at once (`c => c.profile()`); else `invalid_input` (`call`).
    */
-  withResponse<T>(start: unknown): Promise<{ data: T; response: ResponseInfo }> {
-    if (typeof start !== "function") {
-      return Promise.reject(invalid("call", "call: must be a function starting one call of this client, e.g. c => c.profile()"));
-    }
-    let response: ResponseInfo | undefined;
+  withResponse<T>(self: unknown, start: unknown): Promise<{ data: T; response: ResponseInfo }> {
+    let response: ResponseInfo = { status: 0, headers: {} };
     const capture = (r: ResponseInfo): void => { response = r; };
     const before = this.capture;
     this.capture = capture;
     let started: unknown;
-    let claimed: boolean;
     try {
-      started = (start as () => unknown)();
+      if (typeof start === "function") started = start(self);
+      if (this.capture === capture) started = undefined; // no call of this client started
     } catch (e) {
-      return Promise.reject(fromGlue(e, this.what));
+      started = Promise.reject(fromGlue(e, this.what));
     } finally {
-      claimed = this.capture !== capture;
       this.capture = before;
     }
-    if (!claimed || !(started instanceof Promise)) {
-      return Promise.reject(invalid("call", "call: must start exactly one call of this client at once, e.g. c => c.profile()"));
-    }
-    return started.then((data) => ({ data: data as T, response: response ?? { status: 0, headers: {} } }));
+    return started instanceof Promise
+      ? started.then((data) => ({ data: data as T, response }))
+      : Promise.reject(invalid("call", "call: must start one call of this client, e.g. c => c.profile()"));
   }
 
   /**
@@ -130,6 +133,13 @@ class Client {
  */
 function send<T>(client: Client | undefined, what: string, prepare: (core: Core) => PreparedCall): Promise<T> {
   return client ? client.send<T>(prepare) : Promise.reject(notLive(what));
+}
+
+/** `on` (`add`) or `off` on `client`'s emitter; `invalid_input` (field `this`) when `client` is undefined. */
+function listen<S>(client: Client | undefined, what: string, self: S, add: boolean, type: unknown, listener: unknown): S {
+  if (!client) throw notLive(what);
+  client.events[add ? "on" : "off"](type, listener, what);
+  return self;
 }
 
 /** `client.free()`; `invalid_input` (field `this`) when `client` is undefined (not a `what`). */
@@ -169,18 +179,12 @@ export class BotClient {
    * `invalid_input` (field `type` or `listener`).
    */
   on<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
-    const client = BotClient.#of(this);
-    if (!client) throw notLive("BotClient");
-    client.events.on(type, listener, "BotClient");
-    return this;
+    return listen(BotClient.#of(this), "BotClient", this, true, type, listener);
   }
 
   /** Stops calling `listener` for `type`. Returns the client. Throws as `on` does. */
   off<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
-    const client = BotClient.#of(this);
-    if (!client) throw notLive("BotClient");
-    client.events.off(type, listener, "BotClient");
-    return this;
+    return listen(BotClient.#of(this), "BotClient", this, false, type, listener);
   }
 
   /**
@@ -191,8 +195,7 @@ export class BotClient {
    */
   withResponse<T>(call: (client: this) => Promise<T>): Promise<{ data: T; response: ResponseInfo }> {
     const client = BotClient.#of(this);
-    if (!client) return Promise.reject(notLive("BotClient"));
-    return client.withResponse<T>(typeof call === "function" ? () => call(this) : call);
+    return client ? client.withResponse<T>(this, call) : Promise.reject(notLive("BotClient"));
   }
 
   /** Every matching order, page by page, for `for await`; throws on invalid options. */
@@ -394,18 +397,12 @@ export class MerchantClient {
    * `invalid_input` (field `type` or `listener`).
    */
   on<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
-    const client = MerchantClient.#of(this);
-    if (!client) throw notLive("MerchantClient");
-    client.events.on(type, listener, "MerchantClient");
-    return this;
+    return listen(MerchantClient.#of(this), "MerchantClient", this, true, type, listener);
   }
 
   /** Stops calling `listener` for `type`. Returns the client. Throws as `on` does. */
   off<K extends keyof SettlementEventMap>(type: K, listener: (event: SettlementEventMap[K]) => void): this {
-    const client = MerchantClient.#of(this);
-    if (!client) throw notLive("MerchantClient");
-    client.events.off(type, listener, "MerchantClient");
-    return this;
+    return listen(MerchantClient.#of(this), "MerchantClient", this, false, type, listener);
   }
 
   /**
@@ -416,8 +413,7 @@ export class MerchantClient {
    */
   withResponse<T>(call: (client: this) => Promise<T>): Promise<{ data: T; response: ResponseInfo }> {
     const client = MerchantClient.#of(this);
-    if (!client) return Promise.reject(notLive("MerchantClient"));
-    return client.withResponse<T>(typeof call === "function" ? () => call(this) : call);
+    return client ? client.withResponse<T>(this, call) : Promise.reject(notLive("MerchantClient"));
   }
 
   /**

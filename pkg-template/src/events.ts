@@ -1,8 +1,9 @@
 // The delivery of a client's events: its listeners (`on`/`off`) and its `logger` option. What
-// each event holds, the logger's lines and the checks of `on`/`off`'s arguments are the Rust
-// core's (`PreparedCall.observe` and its `…Event` builders, `logLine`, `checkEventListener`);
-// this only calls the listeners, after the fact, and keeps a throwing one from breaking a call.
-import type { CallSource, HeaderEntry, LoggerLike, PreparedCall, SettlementEventMap } from "./glue/settlement_wasm.js";
+// each event holds (headers without `set-cookie`, the request id, no piece of the key) and the
+// checks of `on`/`off`'s arguments are the Rust core's (`PreparedCall.observe` and `event`,
+// `checkEventListener`); this calls the listeners, after the fact, keeps a throwing one from
+// breaking a call, and writes the logger's line from the event's (already clean) members.
+import type { CallSource, LoggerLike, SettlementEventMap } from "./glue/settlement_wasm.js";
 import { fromGlue } from "./errors.js";
 import { wasm } from "./wasm.js";
 
@@ -48,7 +49,7 @@ export class Emitter {
    * of its type, then writes the logger's line for it. A listener that throws is reported
    * once on the console; a logger that throws is ignored.
    */
-  emit(call: PreparedCall, event: { type: string } | undefined): void {
+  emit(event: SettlementEventMap[keyof SettlementEventMap] | undefined): void {
     if (!event) return;
     for (const listener of this.#listeners.get(event.type) ?? []) {
       try {
@@ -56,19 +57,36 @@ export class Emitter {
       } catch (e) {
         if (!this.#reported) {
           this.#reported = true;
-          console.error("settlement-wasm: an event listener threw (reported once per client)", e);
+          console.error("settlement-wasm: a listener threw", e);
         }
       }
     }
     const logger = this.logger;
-    if (!logger) return;
-    const line = call.logLine();
+    const line = logger && logLine(event);
     if (!line) return;
     try {
-      apply(logger[line.level], logger, [line.line]);
+      apply(logger[line[0]], logger, [line[1]]);
     } catch {
       // The logger's own failure is not the call's.
     }
+  }
+}
+
+/**
+ * The logger's method and line for `event`: one per attempt that got an answer (`debug`), per
+ * retry (`warn`) and per failed call (`error`); none for `request` and `done`.
+ */
+function logLine(e: SettlementEventMap[keyof SettlementEventMap]): ["debug" | "warn" | "error", string] | undefined {
+  const head = `settlement-wasm ${e.callId} ${e.kind} ${e.operation} (${e.source}):`;
+  switch (e.type) {
+    case "response":
+      return ["debug", `${head} attempt ${e.attempt}: ${e.status} in ${Math.round(e.durationMs)} ms${e.requestId ? `, request id ${e.requestId}` : ""}`];
+    case "retry":
+      return ["warn", `${head} attempt ${e.attempt} failed (${e.reason} ${e.status ?? ""}), retry in ${e.delayMs} ms`];
+    case "error":
+      return ["error", `${head} failed: ${e.error.code} ${e.error.message}`];
+    default:
+      return undefined;
   }
 }
 
@@ -83,18 +101,22 @@ function check(type: unknown, listener: unknown, what: string): void {
 /** The largest number of response headers read for events, results and errors. */
 const MAX_HEADERS = 100;
 
-/** The headers of a response (a `Headers`, or anything): entries that are strings, catching. @internal */
-export function headerEntries(headers: unknown): HeaderEntry[] {
-  const list: HeaderEntry[] = [];
+/**
+ * The headers of a response (a `Headers`, or anything) as a block of `name: value` lines, for
+ * the core: entries that are strings, at most MAX_HEADERS, catching. @internal
+ */
+export function headerBlock(headers: unknown): string {
+  let block = "";
+  let n = 0;
   try {
     const h = headers as Headers;
     apply(h.forEach, h, [(value: unknown, name: unknown) => {
-      if (typeof name === "string" && typeof value === "string" && list.length < MAX_HEADERS) list.push({ name, value });
+      if (typeof name === "string" && typeof value === "string" && n++ < MAX_HEADERS) block += `${name}: ${value}\n`;
     }]);
   } catch {
     // Unreadable headers: none.
   }
-  return list;
+  return block;
 }
 
 /** How a call is observed: the client's emitter, what made the call, and who wants its response. @internal */

@@ -7,7 +7,7 @@ import type {
   OrderWatchChange, OrderWatchCore, OrderWatchUpdate, PreparedCall, WatchStatus,
 } from "./glue/settlement_wasm.js";
 import { fromGlue, notLive, type SettlementError } from "./errors.js";
-import { headerEntries, type Observer } from "./events.js";
+import { headerBlock, type Observer } from "./events.js";
 import { attempt, isAborted, onAbort } from "./transport.js";
 import { release } from "./wasm.js";
 
@@ -149,13 +149,13 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
       const emitter = this.#observer?.emitter.active ? this.#observer.emitter : undefined;
       if (emitter) {
         call.observe("watchOrders");
-        emitter.emit(call, call.requestEvent());
+        emitter.emit(call.event("request", undefined, undefined, undefined));
       }
       void attempt(this.#fetch, call).then((outcome) => {
         this.#busy = false;
         if (emitter) {
-          if (outcome.kind === "response") emitter.emit(call, call.responseEvent(outcome.status, headerEntries(outcome.headers)));
-          emitter.emit(call, call.doneEvent());
+          if (outcome.kind === "response") emitter.emit(call.event("response", outcome.status, headerBlock(outcome.headers), undefined));
+          emitter.emit(call.event("done", undefined, undefined, undefined));
         }
         if (this.#core !== core) return; // stopped meanwhile: the outcome is the abort's
         try {

@@ -56,7 +56,6 @@ pub struct Core {
     endpoint: Endpoint,
     settings: Rc<Settings>,
     fetch: Option<Function>,
-    logger: Option<JsValue>,
 }
 
 #[wasm_bindgen]
@@ -85,14 +84,7 @@ impl Core {
             endpoint,
             settings: Rc::new(Settings::new(config)),
             fetch,
-            logger: hooks.logger,
         })
-    }
-
-    /// The `logger` option, when one was given.
-    #[wasm_bindgen(getter, unchecked_return_type = "LoggerLike | undefined")]
-    pub fn logger(&self) -> JsValue {
-        self.logger.clone().unwrap_or(JsValue::UNDEFINED)
     }
 
     /// The `fetch` option, when one was given (else the shell uses the global `fetch`).
@@ -283,7 +275,7 @@ impl Call {
     pub fn start(&self, aborted: bool) -> Result<(), JsValue> {
         self.call
             .before_attempt(aborted)
-            .map_err(|e| error::to_js(&self.failed(e)))
+            .map_err(|e| error::to_js(&e))
     }
 
     /// What follows attempt `attempt` (0 for the first) given its `outcome`; `aborted`:
@@ -309,7 +301,7 @@ impl Call {
                 ("kind", &kind("done")),
                 ("value", &success.value),
             ])),
-            Next::Fail(e) => Err(error::to_js(&self.failed(e))),
+            Next::Fail(e) => Err(error::to_js(&e)),
             Next::Retry(backoff) => {
                 self.retrying(backoff);
                 Ok(object(&[

@@ -1,9 +1,9 @@
-//! The events of a call, for the npm shell: `PreparedCall`'s `observe`, the `…Event` builders
-//! and `logLine`. What each event holds (and what it leaves out) is [`crate::events`]'s rule;
+//! The events of a call, for the npm shell: `PreparedCall`'s `observe` and `event` (whose
+//! `response` event is also the response behind a result or an error). What each event holds (and what it leaves out) is [`crate::events`]'s rule;
 //! this converts it to JavaScript objects with named members. Nothing here runs unless the
 //! shell observes the call (a listener or a logger is set, or the response is asked for).
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::classes::Call;
@@ -15,8 +15,6 @@ use crate::events::{self, Backoff, Event, ResponseInfo, Source, Trace};
 pub struct Observed {
     trace: Trace,
     backoff: Option<Backoff>,
-    failure: Option<Error>,
-    last: Option<Event>,
 }
 
 fn text(s: &str) -> JsValue {
@@ -37,28 +35,20 @@ fn headers_object(headers: &[(String, String)]) -> JsValue {
     o.into()
 }
 
-/// `{ status, headers, requestId? }`.
-fn response_object(info: &ResponseInfo) -> JsValue {
-    let o = object(&[
-        ("status", &JsValue::from(info.status)),
-        ("headers", &headers_object(&info.headers)),
-    ]);
-    if let Some(id) = &info.request_id {
-        let _ = Reflect::set(&o, &text("requestId"), &text(id));
-    }
-    o
-}
-
-/// The JavaScript form of `event` (an `error` event carries `error`, the thrown object).
-fn event_object(event: &Event, error: &JsValue) -> JsValue {
-    let call = event.call();
-    let o = object(&[
-        ("type", &text(event.event_type().name())),
+/// What every event object carries: `{ type, callId, operation, kind, source }`.
+fn base_object(call: &events::CallInfo, event_type: &str) -> JsValue {
+    object(&[
+        ("type", &text(event_type)),
         ("callId", &text(&call.id)),
         ("operation", &text(call.operation)),
         ("kind", &text(call.kind)),
         ("source", &text(call.source.name())),
-    ]);
+    ])
+}
+
+/// The JavaScript form of `event` (an `error` event is built apart, with the thrown object).
+fn event_object(event: &Event) -> JsValue {
+    let o = base_object(event.call(), event.event_type().name());
     let set = |name: &str, value: &JsValue| {
         let _ = Reflect::set(&o, &text(name), value);
     };
@@ -91,7 +81,7 @@ fn event_object(event: &Event, error: &JsValue) -> JsValue {
                 set("status", &JsValue::from(status));
             }
         }
-        Event::Error { .. } => set("error", error),
+        Event::Error { .. } => {}
         Event::Done {
             duration_ms,
             attempts,
@@ -104,53 +94,17 @@ fn event_object(event: &Event, error: &JsValue) -> JsValue {
     o
 }
 
-/// The header list `[{ name, value }, ...]` the shell read from a response.
-fn header_pairs(list: &JsValue) -> Vec<(String, String)> {
-    let Some(list) = list.dyn_ref::<Array>() else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter_map(|item| {
-            let name = Reflect::get(&item, &text("name")).ok()?.as_string()?;
-            let value = Reflect::get(&item, &text("value")).ok()?.as_string()?;
-            Some((name, value))
-        })
-        .collect()
+/// The response info of `status` and the header block (`name: value` lines) the shell read.
+#[inline(never)]
+fn response_info(status: u16, headers: &str, config: &crate::config::Config) -> ResponseInfo {
+    ResponseInfo::new(status, events::header_lines(headers), config)
 }
 
 impl Call {
-    /// Keeps `err` for the `error` event when the call is observed; returns it.
-    pub(super) fn failed(&self, err: Error) -> Error {
-        if let Some(o) = self.observed.borrow_mut().as_mut() {
-            o.failure = Some(err.clone());
-        }
-        err
-    }
-
     /// Keeps `backoff` for the `retry` event when the call is observed.
     pub(super) fn retrying(&self, backoff: Backoff) {
         if let Some(o) = self.observed.borrow_mut().as_mut() {
             o.backoff = Some(backoff);
-        }
-    }
-
-    /// Builds an event with the observation (none when the call is not observed).
-    fn event(
-        &self,
-        build: impl FnOnce(&mut Observed) -> Option<Event>,
-        error: &JsValue,
-    ) -> JsValue {
-        let mut observed = self.observed.borrow_mut();
-        let Some(o) = observed.as_mut() else {
-            return JsValue::UNDEFINED;
-        };
-        match build(o) {
-            Some(event) => {
-                let js = event_object(&event, error);
-                o.last = Some(event);
-                js
-            }
-            None => JsValue::UNDEFINED,
         }
     }
 }
@@ -158,8 +112,8 @@ impl Call {
 #[wasm_bindgen(js_class = PreparedCall)]
 impl Call {
     /// Starts observing the call (a new call id) from now; `source` names what made it
-    /// (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`, `"confirmUntilSettled"`,
-    /// `"proxy"`; anything else counts as `"call"`).
+    /// (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`, `"confirmUntilSettled"`;
+    /// anything else counts as `"call"`).
     pub fn observe(&self, source: &str) {
         let info = self
             .call
@@ -167,104 +121,54 @@ impl Call {
         *self.observed.borrow_mut() = Some(Observed {
             trace: Trace::new(info, js_sys::Date::now()),
             backoff: None,
-            failure: None,
-            last: None,
         });
     }
 
-    /// The `request` event of the attempt starting now.
-    #[wasm_bindgen(js_name = requestEvent, unchecked_return_type = "CallRequestEvent | undefined")]
-    pub fn request_event(&self) -> JsValue {
-        let config = &self.settings.config;
-        self.event(
-            |o| Some(o.trace.request(config, js_sys::Date::now())),
-            &JsValue::UNDEFINED,
-        )
-    }
-
-    /// The `response` event of the answer (`status`, the headers as `[{ name, value }]`)
-    /// that arrived now.
-    #[wasm_bindgen(js_name = responseEvent, unchecked_return_type = "CallResponseEvent | undefined")]
-    pub fn response_event(
+    /// The event `type` of this call, now (undefined when the call is not observed):
+    /// `"request"` (an attempt starts), `"response"` (its answer came: `status` and
+    /// `headers`, a block of `name: value` lines), `"retry"` (after `decide` returned a retry),
+    /// `"error"` (`error`: what the call rejects with) or `"done"` (the call ended).
+    #[wasm_bindgen(
+        unchecked_return_type = "SettlementEventMap[keyof SettlementEventMap] | undefined"
+    )]
+    pub fn event(
         &self,
-        status: u16,
-        #[wasm_bindgen(unchecked_param_type = "HeaderEntry[]")] headers: JsValue,
+        #[wasm_bindgen(js_name = "type", unchecked_param_type = "keyof SettlementEventMap")]
+        event_type: &str,
+        status: Option<u16>,
+        headers: Option<String>,
+        error: JsValue,
     ) -> JsValue {
         let config = &self.settings.config;
-        let pairs = header_pairs(&headers);
-        let info = ResponseInfo::new(
-            status,
-            pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())),
-            config,
-        );
-        self.event(
-            |o| Some(o.trace.response(info, js_sys::Date::now())),
-            &JsValue::UNDEFINED,
-        )
-    }
-
-    /// The `retry` event of the retry `decide` just returned.
-    #[wasm_bindgen(js_name = retryEvent, unchecked_return_type = "CallRetryEvent | undefined")]
-    pub fn retry_event(&self) -> JsValue {
-        self.event(
-            |o| o.backoff.take().map(|b| o.trace.retry(b)),
-            &JsValue::UNDEFINED,
-        )
-    }
-
-    /// The `error` event of the error the call ends with (`error`, the thrown object).
-    #[wasm_bindgen(js_name = errorEvent, unchecked_return_type = "CallErrorEvent | undefined")]
-    pub fn error_event(&self, error: JsValue) -> JsValue {
-        let config = &self.settings.config;
-        self.event(
-            |o| {
-                let failure = o
-                    .failure
-                    .take()
-                    .unwrap_or_else(|| Error::invalid("call", "the call failed"));
-                Some(o.trace.error(config, &failure))
-            },
-            &error,
-        )
-    }
-
-    /// The `done` event: the call ended now.
-    #[wasm_bindgen(js_name = doneEvent, unchecked_return_type = "CallDoneEvent | undefined")]
-    pub fn done_event(&self) -> JsValue {
-        self.event(
-            |o| Some(o.trace.done(js_sys::Date::now())),
-            &JsValue::UNDEFINED,
-        )
-    }
-
-    /// The logger's line for the last event built, if it has one.
-    #[wasm_bindgen(js_name = logLine, unchecked_return_type = "LogLine | undefined")]
-    pub fn log_line(&self) -> JsValue {
-        let observed = self.observed.borrow();
-        let line = observed
-            .as_ref()
-            .and_then(|o| o.last.as_ref())
-            .and_then(events::log_line);
-        match line {
-            Some((level, line)) => {
-                object(&[("level", &text(level.name())), ("line", &text(&line))])
+        let now = js_sys::Date::now();
+        let mut observed = self.observed.borrow_mut();
+        let Some(o) = observed.as_mut() else {
+            return JsValue::UNDEFINED;
+        };
+        let event = match events::EventType::parse(event_type) {
+            Some(events::EventType::Request) => Some(o.trace.request(config, now)),
+            Some(events::EventType::Response) => {
+                let info = response_info(
+                    status.unwrap_or(0),
+                    headers.as_deref().unwrap_or(""),
+                    config,
+                );
+                Some(o.trace.response(info, now))
             }
+            Some(events::EventType::Retry) => o.backoff.take().map(|b| o.trace.retry(b)),
+            // The error is the one the shell caught (the core made and redacted it).
+            Some(events::EventType::Error) => {
+                let js = base_object(o.trace.call(), event_type);
+                let _ = Reflect::set(&js, &text("error"), &error);
+                return js;
+            }
+            Some(events::EventType::Done) => Some(o.trace.done(now)),
+            None => None,
+        };
+        match event {
+            Some(event) => event_object(&event),
             None => JsValue::UNDEFINED,
         }
-    }
-
-    /// The response behind a result or an error: `{ status, headers, requestId? }`, from the
-    /// `status` and the headers (`[{ name, value }]`) the shell read; `set-cookie` is left
-    /// out and the key redacted.
-    #[wasm_bindgen(unchecked_return_type = "ResponseInfo")]
-    pub fn response(
-        &self,
-        status: u16,
-        #[wasm_bindgen(unchecked_param_type = "HeaderEntry[]")] headers: JsValue,
-    ) -> JsValue {
-        let pairs = header_pairs(&headers);
-        let pairs = pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-        response_object(&ResponseInfo::new(status, pairs, &self.settings.config))
     }
 }
 
@@ -291,21 +195,18 @@ pub fn check_event_listener(
 // The shapes of the events (the glue's types; the TypeScript shell re-exports them).
 #[wasm_bindgen(typescript_custom_section)]
 const EVENT_SHAPES: &'static str = r#"
-/** One response header, as the shell read it. */
-export interface HeaderEntry { name: string; value: string }
-
 /** The response behind a result or an error: `set-cookie` left out, the key redacted. */
 export interface ResponseInfo {
   /** The HTTP status. */
   status: number;
   /** The headers, names in lower case. */
   headers: Record<string, string>;
-  /** The service's request id (`x-request-id`, `request-id`, `x-correlation-id` or `x-amzn-requestid`), when one was sent. */
+  /** The service's request id (`x-request-id`, `request-id` or `x-correlation-id`), when one was sent. */
   requestId?: string;
 }
 
 /** What made a call: a client method, or one of the helpers that make calls. */
-export type CallSource = "call" | "orders" | "reconcile" | "watchOrders" | "confirmUntilSettled" | "proxy";
+export type CallSource = "call" | "orders" | "reconcile" | "watchOrders" | "confirmUntilSettled";
 
 /** What every event carries. */
 export interface CallEventBase {
@@ -342,7 +243,4 @@ export interface SettlementEventMap {
   error: CallErrorEvent;
   done: CallDoneEvent;
 }
-
-/** A logger line: the logger method and the (redacted) text. */
-export interface LogLine { level: "debug" | "warn" | "error"; line: string }
 "#;

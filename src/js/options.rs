@@ -572,24 +572,24 @@ pub fn ramp_listener(
     Ok(target)
 }
 
-/// The functions the client options hold beside the data: `fetch` and `logger`.
+/// The functions the client options hold beside the data: `fetch` (the `logger` option is
+/// checked, and read by the shell).
 #[derive(Default)]
 pub struct Hooks {
     /// The `fetch` option.
     pub fetch: Option<Function>,
-    /// The `logger` option (checked: its `debug`, `info`, `warn` and `error` are functions).
-    pub logger: Option<JsValue>,
 }
 
-/// The `logger` option of the options object `o`, checked.
-fn logger(o: &JsValue) -> Result<Option<JsValue>, Error> {
+/// Checks the `logger` option of the options object `o`: `console` or an object whose
+/// `debug`, `info`, `warn` and `error` are functions.
+fn check_logger(o: &JsValue) -> Result<(), Error> {
     let Some(l) = get(o, "logger", "logger")? else {
-        return Ok(None);
+        return Ok(());
     };
     let bad = || {
         invalid(
             "logger",
-            " must be console or an object with debug, info, warn and error functions",
+            " must be console or have debug, info, warn and error functions",
         )
     };
     if !l.is_object() {
@@ -600,7 +600,7 @@ fn logger(o: &JsValue) -> Result<Option<JsValue>, Error> {
             return Err(bad());
         }
     }
-    Ok(Some(l))
+    Ok(())
 }
 
 /// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` and `logger` options.
@@ -690,9 +690,9 @@ pub fn client_options(
             max_retries,
             headers,
         },
-        Hooks {
-            fetch,
-            logger: logger(&o)?,
+        {
+            check_logger(&o)?;
+            Hooks { fetch }
         },
     ))
 }
