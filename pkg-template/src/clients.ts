@@ -20,6 +20,12 @@ import { first, iterate, type OrderIterator } from "./orders.js";
 import { watch, type OrderWatch } from "./watch.js";
 import { release, wasm } from "./wasm.js";
 
+/** What `withResponse` collects: the call its function started, and the response behind its value. */
+interface Capture {
+  call?: Promise<unknown>;
+  response: ResponseInfo;
+}
+
 /** What a client instance holds: its Core while it is live, and what its calls need. */
 class Client {
   /** The Core; null once free() was called. Calls in flight do not need it. */
@@ -31,7 +37,7 @@ class Client {
   /** The listeners and the `logger` option. */
   readonly events: Emitter;
   /** Set by `withResponse` while its function runs: the first call started takes it. */
-  capture: ((response: ResponseInfo) => void) | undefined;
+  capture: Capture | undefined;
 
   constructor(readonly what: string, endpoint: "bot" | "merchant", options: unknown) {
     let core: Core;
@@ -74,15 +80,19 @@ class Client {
 
   /** The call `prepare` makes, run to its end; a refusal rejects. */
   send<T>(prepare: (core: Core) => PreparedCall): Promise<T> {
+    const capture = this.capture;
+    this.capture = undefined;
     let call: PreparedCall;
     try {
       call = this.use(prepare);
     } catch (e) {
-      return Promise.reject(e);
+      const refused = Promise.reject(e);
+      if (capture) capture.call = refused;
+      return refused;
     }
-    const capture = this.capture;
-    this.capture = undefined;
-    return run(this.fetch, call, this.observer("call"), capture) as Promise<T>;
+    const p = run(this.fetch, call, this.observer("call"), capture && ((r) => { capture.response = r; })) as Promise<T>;
+    if (capture) capture.call = p;
+    return p;
   }
 
   /** An iterator over the search `open` makes (`source`: `orders` or `reconcile`). */
@@ -95,21 +105,20 @@ class Client {
    * exactly one call of this client at once (`c => c.profile()`); else `invalid_input` (`call`).
    */
   withResponse<T>(self: unknown, start: unknown): Promise<{ data: T; response: ResponseInfo }> {
-    let response: ResponseInfo = { status: 0, headers: {} };
-    const capture = (r: ResponseInfo): void => { response = r; };
+    const capture: Capture = { response: { status: 0, headers: {} } };
     const before = this.capture;
     this.capture = capture;
-    let started: unknown;
     try {
-      if (typeof start === "function") started = start(self);
-      if (this.capture === capture) started = undefined; // no call of this client started
+      // What `start` returns is not used: the call it started is the one `send` recorded.
+      if (typeof start === "function") start(self);
     } catch (e) {
-      started = Promise.reject(fromGlue(e, this.what));
+      return Promise.reject(fromGlue(e, this.what));
     } finally {
       this.capture = before;
     }
-    return started instanceof Promise
-      ? started.then((data) => ({ data: data as T, response }))
+    const call = capture.call;
+    return call
+      ? call.then((data) => ({ data: data as T, response: capture.response }))
       : Promise.reject(invalid("call", "call: must start one call of this client, e.g. c => c.profile()"));
   }
 

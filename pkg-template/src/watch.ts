@@ -153,7 +153,8 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
       }
       void attempt(this.#fetch, call).then((outcome) => {
         this.#busy = false;
-        if (emitter) {
+        // Not after stop(): the poll's call is freed by then.
+        if (emitter && this.#core === core) {
           if (outcome.kind === "response") emitter.emit(call.event("response", outcome.status, headerBlock(outcome.headers), undefined));
           emitter.emit(call.event("done", undefined, undefined, undefined));
         }

@@ -157,7 +157,7 @@ type _ctorArity = Assert<Equal<ConstructorParameters<typeof BotClient>["length"]
 type _optFetch = Assert<Equal<BotClientOptions["fetch"], FetchLike | undefined>>;
 type _optHeaders = Assert<Equal<BotClientOptions["headers"], Record<string, string> | undefined>>;
 type _optTimeout = Assert<Equal<BotClientOptions["timeoutMs"], number | undefined>>;
-type _optKeys = Assert<Equal<keyof BotClientOptions, "baseUrl" | "endpoint" | "apiKey" | "timeoutMs" | "maxRetries" | "headers" | "fetch">>;
+type _optKeys = Assert<Equal<keyof BotClientOptions, "baseUrl" | "endpoint" | "apiKey" | "timeoutMs" | "maxRetries" | "headers" | "fetch" | "logger">>;
 // Other call signatures that take caller input.
 type HistoryArg = Parameters<BotClient["orderHistory"]>[0];
 type _historyArgNotAny = Assert<Not<IsAny<HistoryArg>>>;
@@ -177,7 +177,7 @@ type _fetchText = Assert<Equal<ReturnType<FetchResponseLike["text"]>, Promise<st
 type _globalFetchFits = Assert<typeof fetch extends FetchLike ? true : false>;
 // Client options: the shared ones, and what each client adds.
 type _clientKeys = Assert<Equal<keyof ClientOptions, "baseUrl" | "endpoint" | "apiKey" | "timeoutMs" | "maxRetries" | "headers">>;
-type _botExtends = Assert<Equal<Omit<BotClientOptions, "fetch">, Omit<ClientOptions, never>>>;
+type _botExtends = Assert<Equal<Omit<BotClientOptions, "fetch" | "logger">, Omit<ClientOptions, never>>>;
 type _merchantKeys = Assert<Equal<keyof MerchantClientOptions, keyof BotClientOptions | "dangerouslyAllowBrowser">>;
 type _merchantFetch = Assert<Equal<MerchantClientOptions["fetch"], FetchLike | undefined>>;
 type _merchantAllow = Assert<Equal<MerchantClientOptions["dangerouslyAllowBrowser"], boolean | undefined>>;

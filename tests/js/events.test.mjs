@@ -156,9 +156,11 @@ describe("events", () => {
     assert.equal(data.id, "agent-1");
     assert.equal(response.status, 200);
     assert.equal(typeof response.headers["content-type"], "string");
-    for (const bad of [undefined, 1, () => 1, () => Promise.resolve(1), (c) => { c.profile(); c.profile(); return 1; }]) {
+    for (const bad of [undefined, 1, () => 1, () => Promise.resolve(1), () => bot().profile()]) {
       await assert.rejects(client.withResponse(bad), (e) => e.code === "invalid_input" && e.field === "call");
     }
+    // A call refused before it was sent rejects with its own error.
+    await assert.rejects(client.withResponse((c) => c.withdrawalInfo(" ")), (e) => e.code === "invalid_input" && e.field === "symbol");
     const merchant = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_PUBLIC_KEY });
     const r = await merchant.withResponse((m) => m.rampLimits());
     assert.equal(r.response.status, 200);
