@@ -94,7 +94,7 @@ export function initActivity() {
       },
       retry: (e) => {
         if (!mine(e)) return;
-        close(e.reason === "timeout" ? "timed out" : "network error");
+        close(e.reason === "timeout" ? "aborted / timed out" : "network error");
         entry.retry(`retry in ${f.duration(e.delayMs)} (${e.reason}${e.status ? ` ${e.status}` : ""})`);
       },
       error: (e) => { if (mine(e)) close(e.error.code === "aborted" || e.error.code === "timeout" ? "aborted / timed out" : "network error"); },
