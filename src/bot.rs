@@ -13,9 +13,9 @@ use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
 use crate::json::Json;
 use crate::operations::{
-    Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL, MARK_DEPOSIT_AS_RECEIVED,
-    MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE, UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES,
-    WITHDRAWAL_INFO,
+    Arguments, Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL,
+    MARK_DEPOSIT_AS_RECEIVED, MARK_WITHDRAWAL_AS_PAID, ORDER_HISTORY, PROFILE,
+    UPDATE_PAYMENT_METHOD_LIQUIDITY, UPDATE_RATES, WITHDRAWAL_INFO,
 };
 use crate::pager::{order_history_values, PageQuery, Search, SearchStep};
 use crate::transport::{Signal, Transport};
@@ -62,33 +62,33 @@ fn opt(v: Option<String>) -> Value {
     v.map_or(Value::Null, Value::Str)
 }
 
-/// The `markWithdrawalAsPaid` argument values (declaration order) and call options.
-pub(crate) fn mark_paid_values(a: MarkWithdrawalAsPaidArgs) -> (Vec<Value>, FieldOptions) {
+/// The `markWithdrawalAsPaid` argument values (by name) and call options.
+pub(crate) fn mark_paid_values(a: MarkWithdrawalAsPaidArgs) -> (Arguments, FieldOptions) {
     let values = vec![
-        Value::Str(a.p2p_payment),
-        Value::Str(a.payment_method),
-        opt(a.receipt),
+        ("p2pPayment", Value::Str(a.p2p_payment)),
+        ("paymentMethod", Value::Str(a.payment_method)),
+        ("receipt", opt(a.receipt)),
     ];
     (values, signal_only(a.signal))
 }
 
-/// The `updateRates` argument values (declaration order) and call options.
-pub(crate) fn rates_values(a: UpdateRatesArgs) -> (Vec<Value>, FieldOptions) {
+/// The `updateRates` argument values (by name) and call options.
+pub(crate) fn rates_values(a: UpdateRatesArgs) -> (Arguments, FieldOptions) {
     let values = vec![
-        opt(a.deposit_rate),
-        opt(a.deposit_margin),
-        opt(a.withdrawal_rate),
-        opt(a.withdrawal_margin),
+        ("depositRate", opt(a.deposit_rate)),
+        ("depositMargin", opt(a.deposit_margin)),
+        ("withdrawalRate", opt(a.withdrawal_rate)),
+        ("withdrawalMargin", opt(a.withdrawal_margin)),
     ];
     (values, signal_only(a.signal))
 }
 
-/// The `updatePaymentMethodLiquidity` argument values (declaration order) and call options.
-pub(crate) fn liquidity_values(a: UpdateLiquidityArgs) -> (Vec<Value>, FieldOptions) {
+/// The `updatePaymentMethodLiquidity` argument values (by name) and call options.
+pub(crate) fn liquidity_values(a: UpdateLiquidityArgs) -> (Arguments, FieldOptions) {
     let values = vec![
-        opt(a.payment_method),
-        opt(a.payment_method_type),
-        Value::Str(a.amount_local),
+        ("paymentMethod", opt(a.payment_method)),
+        ("paymentMethodType", opt(a.payment_method_type)),
+        ("amountLocal", Value::Str(a.amount_local)),
     ];
     let options = FieldOptions {
         fields: a.fields,
@@ -136,12 +136,13 @@ impl<T: Transport> BotClient<T> {
     }
 
     /// Validates and builds a call of a bot operation (`operations::PROFILE`,
-    /// `ORDER_HISTORY`, `WITHDRAWAL_INFO`): `values` one per argument, in declaration
-    /// order; the selection from `options.fields` or the operation's default.
+    /// `ORDER_HISTORY`, `WITHDRAWAL_INFO`, …): `values` by the names callers know the
+    /// arguments by (`[("symbol", Value::Str(..))]`); the selection from `options.fields` or
+    /// the operation's default.
     pub fn prepare(
         &self,
         op: &Operation,
-        values: Vec<Value>,
+        values: Arguments,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
         self.client.prepare_on(Endpoint::Bot, op, values, options)
@@ -151,7 +152,7 @@ impl<T: Transport> BotClient<T> {
     pub async fn call_json(
         &self,
         op: &Operation,
-        values: Vec<Value>,
+        values: Arguments,
         options: FieldOptions,
     ) -> Result<serde_json::Value, Error> {
         self.execute(&self.prepare(op, values, options)?).await
@@ -197,7 +198,7 @@ impl<T: Transport> BotClient<T> {
         symbol: &str,
         options: FieldOptions,
     ) -> Result<Option<WithdrawalInfo>, Error> {
-        let values = vec![Value::Str(symbol.to_owned())];
+        let values = vec![("symbol", Value::Str(symbol.to_owned()))];
         self.execute_typed(self.prepare(&WITHDRAWAL_INFO, values, options))
             .await
     }
@@ -240,7 +241,7 @@ impl<T: Transport> BotClient<T> {
         p2p_payment: &str,
         options: CallOptions,
     ) -> Result<bool, Error> {
-        let values = vec![Value::Str(p2p_payment.to_owned())];
+        let values = vec![("p2pPayment", Value::Str(p2p_payment.to_owned()))];
         self.execute_typed(self.prepare(op, values, signal_only(options.signal)))
             .await
     }
@@ -353,7 +354,7 @@ impl<T: Transport> BotClient<T> {
 
 /// The Rust shell of a [`Search`]: its next row as JSON, running its page calls through
 /// `client`; `None` at the end. A failed call ends the search.
-async fn drive<T: Transport>(
+pub(crate) async fn drive<T: Transport>(
     client: &Client<T>,
     search: &mut Search,
 ) -> Result<Option<Json>, Error> {

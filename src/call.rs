@@ -10,7 +10,7 @@ use crate::config::{ClientOptions, Config};
 use crate::error::{Code, Error};
 use crate::graphql::{self, decode_response, Expect, Text};
 use crate::json::{Json, JsonValue};
-use crate::operations::{Endpoint, Operation, Value};
+use crate::operations::{Arguments, Endpoint, Operation, Value};
 use crate::retry;
 use crate::transport::{is_aborted, HttpRequest, HttpResponse, Signal, Transport, TransportError};
 use crate::types::{from_json, FieldOptions};
@@ -210,13 +210,13 @@ impl<T: Transport> Client<T> {
         from_json(&s.value, s.status)
     }
 
-    /// Validates `values` (one per argument of `op`, in declaration order) and
+    /// Validates `values` (by the names callers know `op`'s arguments by) and
     /// `options.fields`, and builds the call (see [`prepare`]). Errors are redacted.
     pub(crate) fn prepare_on(
         &self,
         endpoint: Endpoint,
         op: &Operation,
-        values: Vec<Value>,
+        values: Arguments,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
         self.redact(prepare(endpoint, op, values, options))
@@ -233,13 +233,13 @@ fn unwritable() -> Error {
 }
 
 /// Builds the call of `op` on a client of `endpoint`: refuses an operation of the other
-/// endpoint, checks the values (one per argument, in declaration order) and
+/// endpoint, checks the values (by the names callers know the arguments by) and
 /// `options.fields`, writes the body with the selection from `options.fields` or the
 /// operation's default.
 pub fn prepare(
     endpoint: Endpoint,
     op: &Operation,
-    values: Vec<Value>,
+    values: Arguments,
     options: FieldOptions,
 ) -> Result<PreparedCall, Error> {
     if op.endpoint != endpoint {
@@ -369,7 +369,11 @@ mod tests {
     }
 
     fn call(op: &Operation) -> PreparedCall {
-        let values = op.args.iter().map(|arg| sample(op, arg)).collect();
+        let values = op
+            .args
+            .iter()
+            .map(|arg| (arg.caller, sample(op, arg)))
+            .collect();
         prepare(op.endpoint, op, values, FieldOptions::default()).unwrap()
     }
 

@@ -225,7 +225,10 @@ mod tests {
 
     fn call() -> PreparedCall {
         let hash = format!("0x{}", "ab".repeat(32));
-        let values = vec![Value::Str("mpr_1".into()), Value::Str(hash)];
+        let values = vec![
+            ("paymentRequest", Value::Str("mpr_1".into())),
+            ("transactionHash", Value::Str(hash)),
+        ];
         prepare(
             Endpoint::Merchant,
             &CONFIRM_TRANSACTION,

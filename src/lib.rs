@@ -62,7 +62,7 @@
 //! |---|---|
 //! | [`operations`] | one declaration per built-in operation: endpoint, kind, root field, arguments (GraphQL type, caller name, check), default selection, result type, client method; documents, the schema test and both shells' method lists derive from it |
 //! | `call.rs` | one call, sans I/O: `prepare`, `PreparedCall::decide` (retry, `outcome_unknown`, abort wins); `run`, the Rust shell's loop; [`Client`], the Rust clients' shared part |
-//! | `pager.rs` | the order history page by page (`orders()` and `reconcile`'s matching) |
+//! | `pager.rs` | the order history page by page (`orders()` and `reconcile`'s matching), and a cursor connection page by page (`customers()`) |
 //! | `watch.rs` | `watchOrders`: the polls' schedule (interval, backoff, `Retry-After`, pause while hidden, stop) and the diff of their snapshots, coalesced against the last delivered one |
 //! | `inputs.rs` | argument validation, before any I/O |
 //! | `graphql/` | `selection` (validated field paths), `body` (the serde request body), `scan` (read-only check of caller documents), `response` (the envelope) |
@@ -147,6 +147,8 @@ pub use config::{BotOptions, ClientOptions, Config, MerchantOptions};
 pub use confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
 pub use keys::{classify as classify_key, KeyKind};
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub use merchant::Customers;
 pub use merchant::MerchantClient;
 pub use operations::{Operation, Value};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};

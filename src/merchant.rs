@@ -18,8 +18,8 @@ use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
 use crate::keys;
 use crate::operations::{
-    Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION, MARKET_RATE,
-    MERCHANT_PAYMENT_REQUEST, PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
+    Arguments, Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION,
+    MARKET_RATE, MERCHANT_PAYMENT_REQUEST, PAYMENT_METHOD_TYPES, RAMPABLE_ASSETS, RAMP_LIMITS,
 };
 use crate::transport::Transport;
 use crate::types::{
@@ -27,23 +27,23 @@ use crate::types::{
     PaymentMethodType, PaymentRequest, RampLimits, RampableAsset,
 };
 
-/// The `initiateHostedPayment` argument values (declaration order) and call options.
+/// The `initiateHostedPayment` argument values (by name) and call options.
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub fn hosted_payment_values(
     a: crate::types::InitiateHostedPaymentArgs,
-) -> (Vec<Value>, FieldOptions) {
+) -> (Arguments, FieldOptions) {
     let opt = |v: Option<String>| v.map_or(Value::Null, Value::Str);
     let values = vec![
-        Value::Str(a.amount),
-        opt(a.currency),
-        Value::Str(a.country_code),
-        Value::Str(a.email),
-        Value::Str(a.payment_type),
-        Value::Str(a.reference),
-        Value::Str(a.first_name),
-        Value::Str(a.last_name),
-        opt(a.redirect_url),
-        a.metadata.map_or(Value::Null, Value::Json),
+        ("amount", Value::Str(a.amount)),
+        ("currency", opt(a.currency)),
+        ("countryCode", Value::Str(a.country_code)),
+        ("email", Value::Str(a.email)),
+        ("paymentType", Value::Str(a.payment_type)),
+        ("reference", Value::Str(a.reference)),
+        ("firstName", Value::Str(a.first_name)),
+        ("lastName", Value::Str(a.last_name)),
+        ("redirectUrl", opt(a.redirect_url)),
+        ("metadata", a.metadata.map_or(Value::Null, Value::Json)),
     ];
     let options = FieldOptions {
         fields: a.fields,
@@ -52,13 +52,16 @@ pub fn hosted_payment_values(
     (values, options)
 }
 
-/// The `confirmTransaction` argument values (declaration order) and call options.
+/// The `confirmTransaction` argument values (by name) and call options.
 pub fn confirm_values(
     payment_request: String,
     transaction_hash: String,
     signal: Option<crate::transport::Signal>,
-) -> (Vec<Value>, FieldOptions) {
-    let values = vec![Value::Str(payment_request), Value::Str(transaction_hash)];
+) -> (Arguments, FieldOptions) {
+    let values = vec![
+        ("paymentRequest", Value::Str(payment_request)),
+        ("transactionHash", Value::Str(transaction_hash)),
+    ];
     (
         values,
         FieldOptions {
@@ -128,6 +131,12 @@ impl MerchantClient<crate::transport::DefaultTransport> {
 }
 
 impl<T: Transport> MerchantClient<T> {
+    /// The shared client (what an iteration keeps).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    fn shared(&self) -> Arc<Client<T>> {
+        Arc::clone(&self.client)
+    }
+
     /// A client over any [`Transport`]. The browser guard runs first: a secret key where
     /// [`Transport::browser_like`] is true is refused unless
     /// `options.dangerously_allow_browser`.
@@ -144,14 +153,14 @@ impl<T: Transport> MerchantClient<T> {
 
     /// Validates and builds a call of a merchant operation (`operations::ACCOUNT`,
     /// `AVAILABLE_COUNTRIES`, `PAYMENT_METHOD_TYPES`, `MARKET_RATE`, `RAMP_LIMITS`,
-    /// `RAMPABLE_ASSETS`, `MERCHANT_PAYMENT_REQUEST`): `values` one per argument, in
-    /// declaration order (`countryId` trimmed and not empty; `countryCode` two letters, sent
-    /// upper-case; `reference` not blank, sent exactly as given); the selection from
-    /// `options.fields` or the operation's default.
+    /// `RAMPABLE_ASSETS`, `MERCHANT_PAYMENT_REQUEST`, …): `values` by the names callers know
+    /// the arguments by (`[("countryId", Value::Str(..))]`; `countryId` trimmed and not empty;
+    /// `countryCode` two letters, sent upper-case; `reference` not blank, sent exactly as
+    /// given); the selection from `options.fields` or the operation's default.
     pub fn prepare(
         &self,
         op: &Operation,
-        values: Vec<Value>,
+        values: Arguments,
         options: FieldOptions,
     ) -> Result<PreparedCall, Error> {
         self.client
@@ -162,7 +171,7 @@ impl<T: Transport> MerchantClient<T> {
     pub async fn call_json(
         &self,
         op: &Operation,
-        values: Vec<Value>,
+        values: Arguments,
         options: FieldOptions,
     ) -> Result<serde_json::Value, Error> {
         self.execute(&self.prepare(op, values, options)?).await
@@ -187,7 +196,7 @@ impl<T: Transport> MerchantClient<T> {
         country_id: &str,
         options: FieldOptions,
     ) -> Result<Vec<PaymentMethodType>, Error> {
-        let values = vec![Value::Str(country_id.to_owned())];
+        let values = vec![("countryId", Value::Str(country_id.to_owned()))];
         self.execute_typed(self.prepare(&PAYMENT_METHOD_TYPES, values, options))
             .await
     }
@@ -198,7 +207,7 @@ impl<T: Transport> MerchantClient<T> {
         country_code: &str,
         options: FieldOptions,
     ) -> Result<Option<MarketRate>, Error> {
-        let values = vec![Value::Str(country_code.to_owned())];
+        let values = vec![("countryCode", Value::Str(country_code.to_owned()))];
         self.execute_typed(self.prepare(&MARKET_RATE, values, options))
             .await
     }
@@ -224,7 +233,7 @@ impl<T: Transport> MerchantClient<T> {
         reference: &str,
         options: FieldOptions,
     ) -> Result<Option<PaymentRequest>, Error> {
-        let values = vec![Value::Str(reference.to_owned())];
+        let values = vec![("reference", Value::Str(reference.to_owned()))];
         self.execute_typed(self.prepare(&MERCHANT_PAYMENT_REQUEST, values, options))
             .await
     }
@@ -267,7 +276,7 @@ impl<T: Transport> MerchantClient<T> {
         options: crate::types::CallOptions,
     ) -> Result<bool, Error> {
         let (values, options) = (
-            vec![Value::Str(payment_request.to_owned())],
+            vec![("paymentRequest", Value::Str(payment_request.to_owned()))],
             FieldOptions {
                 fields: None,
                 signal: options.signal,
@@ -278,18 +287,19 @@ impl<T: Transport> MerchantClient<T> {
     }
 
     /// Sends USD stablecoins from the merchant's balance to an onchain address (secret key).
-    /// Sent once, never retried: after `outcome_unknown`, check the balance with
-    /// [`MerchantClient::account`] before trying again.
+    /// Sent once, never retried: after `outcome_unknown`, read the withdrawal back with
+    /// [`MerchantClient::onchain_withdrawal`] when its `id` is known, and check the balance
+    /// with [`MerchantClient::account`] before trying again.
     #[cfg(any(feature = "server", not(feature = "npm")))]
     pub async fn withdraw_onchain(
         &self,
         args: crate::types::WithdrawOnchainArgs,
     ) -> Result<crate::types::OnchainWithdrawal, Error> {
         let values = vec![
-            Value::Str(args.address),
-            Value::Str(args.amount_usd),
-            args.network.map_or(Value::Null, Value::Str),
-            args.metadata.map_or(Value::Null, Value::Json),
+            ("address", Value::Str(args.address)),
+            ("amountUsd", Value::Str(args.amount_usd)),
+            ("network", args.network.map_or(Value::Null, Value::Str)),
+            ("metadata", args.metadata.map_or(Value::Null, Value::Json)),
         ];
         let options = FieldOptions {
             fields: args.fields,
@@ -334,6 +344,10 @@ impl<T: Transport> MerchantClient<T> {
     }
 }
 
+#[cfg(any(feature = "server", not(feature = "npm")))]
+mod customers;
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub use customers::Customers;
 #[cfg(any(feature = "server", not(feature = "npm")))]
 mod ramp;
 

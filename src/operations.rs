@@ -16,7 +16,7 @@
 //!     "query MarketRate($countryCode: String!) { marketRate(countryCode: $countryCode) { \
 //! depositRate withdrawalRate } }"
 //! );
-//! let vars = op.variables(vec![Value::Str("ng".into())]).unwrap();
+//! let vars = op.variables([("countryCode", Value::Str("ng".into()))]).unwrap();
 //! assert_eq!(vars[0], ("countryCode", Value::Str("NG".into())));
 //! ```
 
@@ -167,8 +167,12 @@ pub struct Operation {
     pub endpoint: Endpoint,
     /// Query or mutation.
     pub kind: Kind,
-    /// The root field, e.g. `"marketRate"`.
+    /// The field that takes the arguments, e.g. `"marketRate"`: the root field, or the field
+    /// under [`Operation::parent`].
     pub field: &'static str,
+    /// The root field `field` sits under, when it is not itself a root field (`account` for
+    /// `account { merchantCustomers(after: $after) { … } }`).
+    pub parent: Option<&'static str>,
     /// The arguments, in the order values are passed.
     pub args: &'static [Arg],
     /// The default selection of the caller-selectable part.
@@ -186,7 +190,9 @@ pub struct Operation {
     pub method: &'static str,
     /// The result's TypeScript type, as the `.d.ts` declares the method's promise
     /// (`Country[]`, `MarketRate | null`); the Rust method returns the same struct (in a
-    /// `Vec` or an `Option` likewise).
+    /// `Vec` or an `Option` likewise). The npm shell's method signatures are generated from
+    /// it (`pkg-template/src/operations.ts`, `MethodSignatures`), and `tsc` holds each
+    /// method to its signature.
     pub result: &'static str,
     /// A rule over several arguments ([`Rule::None`] for most).
     pub rule: Rule,
@@ -230,6 +236,10 @@ pub enum Value {
 /// Checked variables, by GraphQL name; unset optional arguments are left out.
 pub type Variables = Vec<(&'static str, Value)>;
 
+/// Argument values by the names callers know them ([`Arg::caller`], e.g. `firstName`): what
+/// [`Operation::variables`] takes. An argument left out is unset ([`Value::Null`]).
+pub type Arguments = Vec<(&'static str, Value)>;
+
 impl Operation {
     /// Whether it may be retried (queries only).
     pub fn retryable(&self) -> bool {
@@ -242,6 +252,10 @@ impl Operation {
     /// mutation's field is nullable only so that a refusal nulls it (next to its error): a
     /// `null` without an error is no answer, so a mutation's object is required.
     pub fn expect(&self) -> Expect {
+        #[cfg(any(feature = "server", not(feature = "npm")))]
+        if let Some(parent) = self.parent {
+            return Expect::Connection(parent, self.field);
+        }
         if self.fields_under.is_some() {
             Expect::Page(self.field)
         } else if self.returns.starts_with('[') {
@@ -252,6 +266,26 @@ impl Operation {
             Expect::Object(self.field)
         } else {
             Expect::ObjectOrNull(self.field)
+        }
+    }
+
+    /// The TypeScript type of the npm method's options parameter, by the shell's convention: a
+    /// `Boolean` mutation of one argument takes `RequestOptions` (only `signal`); a merchant
+    /// read or mutation whose argument (if any) is its first parameter takes
+    /// `MerchantCallOptions` (`fields`, `signal`); every other method its own,
+    /// `<Method>Options` (`OrderHistoryOptions`: `OrderHistoryArgs`'s derived declaration).
+    /// The generated signatures use it (`pkg-template/src/operations.ts`).
+    pub fn typescript_options(&self) -> String {
+        let first_parameter = self.args.len() <= 1 && self.parent.is_none();
+        if self.fields.is_empty() && self.args.len() == 1 {
+            "RequestOptions".into()
+        } else if self.endpoint == Endpoint::Merchant && first_parameter {
+            "MerchantCallOptions".into()
+        } else {
+            let mut name = self.method[..1].to_ascii_uppercase();
+            name.push_str(&self.method[1..]);
+            name.push_str("Options");
+            name
         }
     }
 
@@ -278,6 +312,10 @@ impl Operation {
             s.push(')');
         }
         s.push_str(" { ");
+        if let Some(parent) = self.parent {
+            s.push_str(parent);
+            s.push_str(" { ");
+        }
         s.push_str(self.field);
         for (i, a) in self.args.iter().enumerate() {
             s.push_str(if i == 0 { "(" } else { ", " });
@@ -303,18 +341,39 @@ impl Operation {
         } else {
             s.push_str(selection);
         }
-        s.push_str(" } }");
+        s.push_str(if self.parent.is_some() {
+            " } } }"
+        } else {
+            " } }"
+        });
         s
     }
 
-    /// Checks `values` (one per argument, in declaration order; [`Value::Null`] for an unset
-    /// optional one) and returns the variables to send. A bad value is `invalid_input`
-    /// naming the argument as callers know it.
-    pub fn variables(&self, values: Vec<Value>) -> Result<Variables, Error> {
-        if values.len() != self.args.len() {
-            let m = format!("{} takes {} argument(s)", self.field, self.args.len());
-            return Err(Error::invalid("arguments", m));
+    /// Checks `values`, each under the name callers know its argument by ([`Arg::caller`]:
+    /// `firstName`, `fieldValues`; an argument left out or [`Value::Null`] is unset), and
+    /// returns the variables to send. A name that is not an argument, or given twice, is
+    /// refused naming it; a bad value is `invalid_input` naming the argument.
+    ///
+    /// Every caller passes its values by name — the Rust methods, the npm binding's option
+    /// reader and the server proxy — so no value can land in another argument's place.
+    pub fn variables<'a>(
+        &self,
+        values: impl IntoIterator<Item = (&'a str, Value)>,
+    ) -> Result<Variables, Error> {
+        let mut by_arg: Vec<Value> = self.args.iter().map(|_| Value::Null).collect();
+        let mut seen = vec![false; self.args.len()];
+        for (name, value) in values {
+            let Some(i) = self.args.iter().position(|a| a.caller == name) else {
+                let m = format!("{name} is not an argument of {}", self.field);
+                return Err(Error::invalid(name, m));
+            };
+            if std::mem::replace(&mut seen[i], true) {
+                let m = format!("{name} is given twice");
+                return Err(Error::invalid(name, m));
+            }
+            by_arg[i] = value;
         }
+        let values = by_arg;
         let mut out = Vec::with_capacity(values.len());
         for (arg, value) in self.args.iter().zip(values) {
             if let Some(v) = check(arg, value)? {
@@ -469,6 +528,7 @@ const BASE: Operation = Operation {
     endpoint: Endpoint::Bot,
     kind: Kind::Query,
     field: "",
+    parent: None,
     args: &[],
     fields: "",
     fields_under: None,
@@ -1074,6 +1134,103 @@ pub const CANCEL_DEPOSIT: Operation = Operation {
     ..BOT_MUTATION
 };
 
+/// The default `OnchainWithdrawal` selection of `onchainWithdrawal` *(observed)*.
+pub const ONCHAIN_WITHDRAWAL_FIELDS: &str =
+    "quantity symbol network address txhash txhashUrl fee status createdAt";
+
+/// `onchainWithdrawal(id: ID!): OnchainWithdrawal` (merchant query, secret key *(observed)*):
+/// a withdrawal made by [`WITHDRAW_ONCHAIN`], by its `id`, `pending` → `completed` or
+/// `failed`: how a `withdrawOnchain` whose answer was lost (`outcome_unknown`) is read back.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const ONCHAIN_WITHDRAWAL: Operation = Operation {
+    name: "OnchainWithdrawal",
+    endpoint: Endpoint::Merchant,
+    field: "onchainWithdrawal",
+    args: &[arg("id", "ID!", "id", Check::Id)],
+    returns: "OnchainWithdrawal",
+    fields: ONCHAIN_WITHDRAWAL_FIELDS,
+    method: "onchainWithdrawal",
+    result: "OnchainWithdrawal | null",
+    secret_key: true,
+    ..BASE
+};
+
+/// The default `Customer` selection of `merchantCustomer` and `merchantCustomers`
+/// *(observed)*.
+pub const MERCHANT_CUSTOMER_FIELDS: &str = "id email firstName lastName";
+
+/// `account { merchantCustomers(after: String): CustomerConnection }` (merchant
+/// query, secret key *(observed)*): one page of the merchant's customers, a cursor
+/// connection; the caller's `fields` select `Customer` fields under `nodes`. The next
+/// page starts `after` the previous page's `pageInfo.endCursor`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MERCHANT_CUSTOMERS: Operation = Operation {
+    name: "MerchantCustomers",
+    endpoint: Endpoint::Merchant,
+    field: "merchantCustomers",
+    parent: Some("account"),
+    args: &[arg("after", "String", "after", Check::OptText)],
+    returns: "CustomerConnection",
+    fields: MERCHANT_CUSTOMER_FIELDS,
+    fields_under: Some("nodes"),
+    fixed: "pageInfo { endCursor hasNextPage }",
+    method: "merchantCustomers",
+    result: "MerchantCustomerPage",
+    secret_key: true,
+    ..BASE
+};
+
+/// `merchantCustomer(email: String!): Customer` (merchant query, secret key *(observed)*):
+/// the merchant's customer with this email address, or `null`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const MERCHANT_CUSTOMER: Operation = Operation {
+    name: "MerchantCustomer",
+    endpoint: Endpoint::Merchant,
+    field: "merchantCustomer",
+    args: &[arg("email", "String!", "email", Check::Email)],
+    returns: "Customer",
+    fields: MERCHANT_CUSTOMER_FIELDS,
+    method: "merchantCustomer",
+    result: "MerchantCustomer | null",
+    secret_key: true,
+    ..BASE
+};
+
+/// `requestVirtualBankAccount(customer: ID!): VirtualBankAccount` (merchant mutation, secret
+/// key *(observed)*): a USD virtual bank account for a customer. **It charges a fee that is
+/// not refunded**: sent once, never retried; a lost answer is `outcome_unknown`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const REQUEST_VIRTUAL_BANK_ACCOUNT: Operation = Operation {
+    name: "RequestVirtualBankAccount",
+    endpoint: Endpoint::Merchant,
+    kind: Kind::Mutation,
+    field: "requestVirtualBankAccount",
+    args: &[arg("customer", "ID!", "customer", Check::Id)],
+    returns: "VirtualBankAccount",
+    fields: "id status",
+    method: "requestVirtualBankAccount",
+    result: "VirtualBankAccount",
+    secret_key: true,
+    ..BASE
+};
+
+/// `virtualBankAccount(id: ID!): VirtualBankAccount` (merchant query, secret key
+/// *(observed)*): a virtual bank account by its `id`, or `null`.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub const VIRTUAL_BANK_ACCOUNT: Operation = Operation {
+    name: "VirtualBankAccount",
+    endpoint: Endpoint::Merchant,
+    field: "virtualBankAccount",
+    args: &[arg("id", "ID!", "id", Check::Id)],
+    returns: "VirtualBankAccount",
+    fields: "id accountName accountNumber bankName city country line1 postalCode state \
+routingNumber status createdAt",
+    method: "virtualBankAccount",
+    result: "VirtualBankAccount | null",
+    secret_key: true,
+    ..BASE
+};
+
 /// Every built-in operation: the bot's, then the merchant's. The secret-key operations
 /// ([`Operation::secret_key`]) are declared where a secret key may be used: in the Rust API
 /// (no `npm` feature) and in the npm package's server build (feature `server`), never in its
@@ -1122,6 +1279,16 @@ pub static ALL: &[&Operation] = &[
     &MARK_WITHDRAWAL_AS_RECEIVED,
     #[cfg(any(feature = "server", not(feature = "npm")))]
     &CANCEL_DEPOSIT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &ONCHAIN_WITHDRAWAL,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &MERCHANT_CUSTOMERS,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &MERCHANT_CUSTOMER,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &REQUEST_VIRTUAL_BANK_ACCOUNT,
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    &VIRTUAL_BANK_ACCOUNT,
 ];
 
 /// The operation of `endpoint` whose client method is `method` (`"withdrawalInfo"`).

@@ -16,20 +16,20 @@ use crate::error::Error;
 use crate::graphql;
 use crate::inputs::{self, MAX_GRAPHQL_INT};
 use crate::json::{Json, JsonValue};
-use crate::operations::{Value, Variables, ORDER_HISTORY};
+use crate::operations::{Arguments, Value, Variables, ORDER_HISTORY};
 use crate::transport::Signal;
 use crate::types::{FieldOptions, OrderHistoryFilter};
 
-/// The `orderHistory` argument values, in declaration order.
+/// The `orderHistory` argument values, by name.
 pub fn order_history_values(
     page: i64,
     per_page: Option<i64>,
     filter: OrderHistoryFilter,
-) -> Vec<Value> {
+) -> Arguments {
     vec![
-        Value::Int(page),
-        per_page.map_or(Value::Null, Value::Int),
-        Value::Filter(filter),
+        ("page", Value::Int(page)),
+        ("perPage", per_page.map_or(Value::Null, Value::Int)),
+        ("filter", Value::Filter(filter)),
     ]
 }
 
@@ -84,10 +84,22 @@ pub enum SearchStep {
     Done,
 }
 
-/// The pages of a [`PageQuery`], row by row: `orders()`, and with a target `id`, `reconcile`.
+/// What a [`Search`] walks: numbered `orderHistory` pages, or a cursor connection.
+enum Source {
+    /// `orders()` and `reconcile`.
+    Orders { query: PageQuery, pager: Pager },
+    /// `customers()`: `merchantCustomers` pages, each after the last one's `endCursor`.
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    Cursor {
+        query: CursorQuery,
+        pager: CursorPager,
+    },
+}
+
+/// The pages of a [`PageQuery`] (or a [`CursorQuery`]), row by row: `orders()`, with a
+/// target `id` `reconcile`, and `customers()`.
 pub struct Search {
-    query: PageQuery,
-    pager: Pager,
+    source: Source,
     target: Option<String>,
 }
 
@@ -95,8 +107,22 @@ impl Search {
     /// Every row of `query`'s pages.
     pub fn orders(query: PageQuery) -> Search {
         Search {
-            query,
-            pager: Pager::new(),
+            source: Source::Orders {
+                query,
+                pager: Pager::new(),
+            },
+            target: None,
+        }
+    }
+
+    /// Every node of `query`'s pages (`customers()`).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    pub fn cursor(query: CursorQuery) -> Search {
+        Search {
+            source: Source::Cursor {
+                query,
+                pager: CursorPager::new(),
+            },
             target: None,
         }
     }
@@ -131,41 +157,206 @@ impl Search {
         })
     }
 
+    /// The next row, call or end, by the source.
+    fn next(&mut self) -> Result<SearchStep, Error> {
+        match &mut self.source {
+            Source::Orders { query, pager } => match pager.step() {
+                Step::Done => Ok(SearchStep::Done),
+                Step::Row(row) => Ok(SearchStep::Row(row)),
+                Step::Fetch(page) => query.call(page).map(SearchStep::Fetch).inspect_err(|_| {
+                    pager.finish();
+                }),
+            },
+            #[cfg(any(feature = "server", not(feature = "npm")))]
+            Source::Cursor { query, pager } => match pager.step() {
+                CursorStep::Done => Ok(SearchStep::Done),
+                CursorStep::Row(row) => Ok(SearchStep::Row(row)),
+                CursorStep::Fetch(after) => query
+                    .call(after.as_deref())
+                    .map(SearchStep::Fetch)
+                    .inspect_err(|_| {
+                        pager.finish();
+                    }),
+            },
+        }
+    }
+
     /// The next thing to do. An error (a page number the service cannot take) ends the search.
     pub fn step(&mut self) -> Result<SearchStep, Error> {
         loop {
-            match self.pager.step() {
-                Step::Done => return Ok(SearchStep::Done),
-                Step::Fetch(page) => {
-                    return self
-                        .query
-                        .call(page)
-                        .map(SearchStep::Fetch)
-                        .inspect_err(|_| {
-                            self.pager.finish();
-                        })
-                }
-                Step::Row(row) => match &self.target {
-                    None => return Ok(SearchStep::Row(row)),
-                    Some(id) if row_id(&row).as_deref() == Some(id.as_str()) => {
-                        self.pager.finish();
+            match self.next()? {
+                SearchStep::Row(row) => {
+                    let Some(id) = &self.target else {
+                        return Ok(SearchStep::Row(row));
+                    };
+                    if row_id(&row).as_deref() == Some(id.as_str()) {
+                        self.finish();
                         return Ok(SearchStep::Row(row));
                     }
-                    Some(_) => {}
-                },
+                }
+                other => return Ok(other),
             }
         }
     }
 
-    /// Takes in the value of a [`SearchStep::Fetch`] call: an `orderHistory` page whose shape
-    /// the call checked.
+    /// Takes in the value of a [`SearchStep::Fetch`] call: a page whose shape the call
+    /// checked (an `orderHistory` page, or a connection).
     pub fn receive(&mut self, page: &Json) {
-        self.pager.receive(page);
+        match &mut self.source {
+            Source::Orders { pager, .. } => pager.receive(page),
+            #[cfg(any(feature = "server", not(feature = "npm")))]
+            Source::Cursor { pager, .. } => pager.receive(page),
+        }
     }
 
     /// Ends the search (after a failed call, or when the consumer stops early).
     pub fn finish(&mut self) {
-        self.pager.finish();
+        match &mut self.source {
+            Source::Orders { pager, .. } => pager.finish(),
+            #[cfg(any(feature = "server", not(feature = "npm")))]
+            Source::Cursor { pager, .. } => pager.finish(),
+        }
+    }
+}
+
+/// A validated cursor-connection query (`merchantCustomers`), ready to call after any cursor.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+#[derive(Clone)]
+pub struct CursorQuery {
+    document: String,
+    signal: Option<Signal>,
+}
+
+#[cfg(any(feature = "server", not(feature = "npm")))]
+impl CursorQuery {
+    /// Validates the selection of `customers()`.
+    pub fn customers(fields: Option<&[String]>, signal: Option<Signal>) -> Result<Self, Error> {
+        let op = &crate::operations::MERCHANT_CUSTOMERS;
+        let selection = graphql::selection(fields, op.fields)?;
+        Ok(CursorQuery {
+            document: op.document(&selection),
+            signal,
+        })
+    }
+
+    /// The call of the page after `after` (the first page for `None`).
+    pub fn call(&self, after: Option<&str>) -> Result<PreparedCall, Error> {
+        let op = &crate::operations::MERCHANT_CUSTOMERS;
+        let after = after.map_or(Value::Null, |a| Value::Str(a.to_owned()));
+        let variables = op.variables([("after", after)])?;
+        PreparedCall::new(op, &self.document, &variables, self.signal.clone())
+    }
+}
+
+/// What a [`CursorPager`]'s driver does next.
+#[cfg(any(feature = "server", not(feature = "npm")))]
+#[derive(Debug, PartialEq)]
+pub enum CursorStep {
+    /// Hand out this node.
+    Row(Json),
+    /// Fetch the page after this cursor (`None`: the first page), then call
+    /// [`CursorPager::receive`].
+    Fetch(Option<String>),
+    /// Iteration is over.
+    Done,
+}
+
+/// The state of a cursor connection's walk: the nodes of the page received, then the page
+/// after its `endCursor` while `hasNextPage` says there is one. It stops at `hasNextPage:
+/// false`, at an empty page, at a missing or repeated cursor (a service that would loop), or
+/// after [`CursorPager::finish`].
+#[cfg(any(feature = "server", not(feature = "npm")))]
+#[derive(Debug)]
+pub struct CursorPager {
+    /// The next page to fetch (`Some(None)`: the first); `None` once no page follows.
+    next: Option<Option<String>>,
+    /// The cursor of the last page asked for after the first.
+    previous: Option<String>,
+    rows: Option<Json>,
+    len: usize,
+    index: usize,
+    done: bool,
+}
+
+#[cfg(any(feature = "server", not(feature = "npm")))]
+impl Default for CursorPager {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(any(feature = "server", not(feature = "npm")))]
+impl CursorPager {
+    /// Before the first page.
+    pub fn new() -> Self {
+        CursorPager {
+            next: Some(None),
+            previous: None,
+            rows: None,
+            len: 0,
+            index: 0,
+            done: false,
+        }
+    }
+
+    /// The next thing to do.
+    pub fn step(&mut self) -> CursorStep {
+        while !self.done {
+            if self.index < self.len {
+                let i = self.index;
+                self.index += 1;
+                if let Some(row) = self.rows.as_ref().and_then(|r| r.at(i)) {
+                    return CursorStep::Row(row);
+                }
+                continue;
+            }
+            match self.next.take() {
+                Some(after) => {
+                    // Asked once: `receive` says whether another page follows.
+                    return CursorStep::Fetch(after);
+                }
+                None => self.finish(),
+            }
+        }
+        CursorStep::Done
+    }
+
+    /// Takes in a fetched page (a connection whose shape the call checked).
+    pub fn receive(&mut self, page: &Json) {
+        let rows = page.member("nodes");
+        self.len = rows.as_ref().and_then(JsonValue::array_len).unwrap_or(0);
+        self.rows = rows;
+        self.index = 0;
+        let info = page.member("pageInfo");
+        let more = info
+            .as_ref()
+            .and_then(|i| i.member("hasNextPage"))
+            .and_then(|v| v.boolean())
+            == Some(true);
+        let cursor = info
+            .as_ref()
+            .and_then(|i| i.member("endCursor"))
+            .and_then(|v| v.string())
+            .filter(|c| !c.trim().is_empty());
+        self.next = match cursor {
+            Some(c) if more && self.len > 0 && self.previous.as_deref() != Some(c.as_str()) => {
+                self.previous = Some(c.clone());
+                Some(Some(c))
+            }
+            _ => None,
+        };
+        if self.len == 0 {
+            self.finish();
+        }
+    }
+
+    /// Ends the iteration (after an error, or `return()`).
+    pub fn finish(&mut self) {
+        self.done = true;
+        self.next = None;
+        self.rows = None;
+        self.len = 0;
+        self.index = 0;
     }
 }
 
@@ -444,5 +635,89 @@ mod tests {
         assert!(p.is_done());
         assert_eq!(p.step(), Step::Done);
         assert_eq!(p.step(), Step::Done);
+    }
+
+    /// A connection page: `ids` as nodes, then `pageInfo`.
+    fn connection(ids: &[&str], end: Option<&str>, more: bool) -> Json {
+        json!({"nodes": ids.iter().map(|i| json!({"id": i})).collect::<Vec<_>>(),
+               "pageInfo": {"endCursor": end, "hasNextPage": more}})
+    }
+
+    /// Drives a cursor search against pages keyed by the cursor asked for (`""` for the
+    /// first); the ids handed out and the cursors asked for.
+    fn walk(pages: &[(&str, Json)]) -> (Vec<String>, Vec<Option<String>>) {
+        let query = CursorQuery::customers(None, None).unwrap();
+        let mut s = Search::cursor(query);
+        let (mut rows, mut asked) = (vec![], vec![]);
+        for _ in 0..100 {
+            match s.step().unwrap() {
+                SearchStep::Row(r) => rows.push(r["id"].as_str().unwrap().to_owned()),
+                SearchStep::Fetch(call) => {
+                    let body: Json = serde_json::from_str(call.body()).unwrap();
+                    let after = body["variables"]["after"].as_str().map(str::to_owned);
+                    let key = after.clone().unwrap_or_default();
+                    asked.push(after);
+                    let page = pages
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, p)| p.clone());
+                    s.receive(&page.unwrap_or_else(|| connection(&[], None, false)));
+                }
+                SearchStep::Done => return (rows, asked),
+            }
+        }
+        panic!("did not finish");
+    }
+
+    #[test]
+    fn a_cursor_search_follows_end_cursor_while_has_next_page() {
+        let pages = [
+            ("", connection(&["a", "b"], Some("c1"), true)),
+            ("c1", connection(&["c", "d"], Some("c2"), true)),
+            ("c2", connection(&["e"], Some("c3"), false)),
+        ];
+        let (rows, asked) = walk(&pages);
+        assert_eq!(rows, ["a", "b", "c", "d", "e"]);
+        assert_eq!(asked, [None, Some("c1".into()), Some("c2".into())]);
+    }
+
+    #[test]
+    fn a_cursor_search_stops_at_an_empty_page_a_missing_or_repeated_cursor() {
+        // An empty page, though it says more follow.
+        let (rows, asked) = walk(&[
+            ("", connection(&["a"], Some("c1"), true)),
+            ("c1", connection(&[], Some("c2"), true)),
+        ]);
+        assert_eq!((rows.len(), asked.len()), (1, 2));
+        // More, but no cursor to ask after.
+        let (rows, asked) = walk(&[("", connection(&["a"], None, true))]);
+        assert_eq!((rows.len(), asked.len()), (1, 1));
+        // The same cursor again: a service that would loop.
+        let (rows, asked) = walk(&[
+            ("", connection(&["a"], Some("c1"), true)),
+            ("c1", connection(&["b"], Some("c1"), true)),
+        ]);
+        assert_eq!(rows, ["a", "b"]);
+        assert_eq!(asked.len(), 2);
+        // `nodes: null` is a page without rows.
+        let (rows, _) = walk(&[(
+            "",
+            json!({"nodes": null, "pageInfo": {"endCursor": null, "hasNextPage": false}}),
+        )]);
+        assert!(rows.is_empty());
+    }
+
+    #[test]
+    fn a_finished_cursor_search_asks_for_nothing() {
+        let mut s = Search::cursor(CursorQuery::customers(None, None).unwrap());
+        assert!(matches!(s.step().unwrap(), SearchStep::Fetch(_)));
+        s.receive(&connection(&["a", "b"], Some("c1"), true));
+        assert!(matches!(s.step().unwrap(), SearchStep::Row(_)));
+        s.finish();
+        assert!(matches!(s.step().unwrap(), SearchStep::Done));
+        let e = CursorQuery::customers(Some(&["a b".into()]), None)
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("fields"));
     }
 }

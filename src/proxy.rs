@@ -29,7 +29,7 @@ use serde_json::{Map, Value as JsonValue};
 use crate::config::{ClientOptions, Config, BOT_PATH, MERCHANT_PATH};
 use crate::error::Error;
 use crate::graphql::{self, selection};
-use crate::operations::{self, Check, Endpoint, Kind, Operation, Value};
+use crate::operations::{self, Arguments, Check, Endpoint, Kind, Operation, Value};
 use crate::redact::redact;
 use crate::types::OrderHistoryFilter;
 
@@ -579,13 +579,13 @@ fn collect(nodes: &[Node], prefix: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The JSON variables as the client's argument values, one per declared argument (a missing
-/// one is [`Value::Null`]); a variable that is not declared, or of another JSON type than the
+/// The JSON variables as the client's argument values, by the names callers know them (a
+/// missing one is [`Value::Null`]); a variable that is not declared, or of another JSON type than the
 /// client sends, is refused. The values' own checks are [`Operation::variables`]'.
 fn variable_values(
     op: &Operation,
     mut variables: Map<String, JsonValue>,
-) -> Result<Vec<Value>, Refusal> {
+) -> Result<Arguments, Refusal> {
     if let Some(extra) = variables
         .keys()
         .find(|k| !op.args.iter().any(|a| a.name == k.as_str()))
@@ -628,7 +628,7 @@ fn variable_values(
             (_, Some(JsonValue::String(s))) => Value::Str(s),
             (_, Some(_)) => return Err(wrong()),
         };
-        out.push(value);
+        out.push((arg.caller, value));
     }
     Ok(out)
 }

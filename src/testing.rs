@@ -241,3 +241,35 @@ pub fn sample(op: &Operation, arg: &Arg) -> Value {
         }
     }
 }
+
+/// Argument values given in declaration order, for the tests of the checks themselves
+/// (the shells always pass them by name).
+pub fn in_order(op: &Operation, values: Vec<Value>) -> crate::operations::Arguments {
+    op.args.iter().map(|a| a.caller).zip(values).collect()
+}
+
+/// [`Operation::variables`] with the values in declaration order (see [`in_order`]).
+pub trait VariablesInOrder {
+    /// The variables of `values`, one per argument in declaration order.
+    fn variables_in_order(
+        &self,
+        values: Vec<Value>,
+    ) -> Result<crate::operations::Variables, crate::error::Error>;
+}
+
+impl VariablesInOrder for Operation {
+    fn variables_in_order(
+        &self,
+        values: Vec<Value>,
+    ) -> Result<crate::operations::Variables, crate::error::Error> {
+        if values.len() != self.args.len() {
+            panic!(
+                "{}: {} values for {} arguments",
+                self.name,
+                values.len(),
+                self.args.len()
+            );
+        }
+        self.variables(in_order(self, values))
+    }
+}

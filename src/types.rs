@@ -507,6 +507,43 @@ pub struct MarkDepositAsPaidArgs {
     pub signal: Option<Signal>,
 }
 
+/// Options of `merchantCustomers()` (secret key, on a server): one page of the merchant's
+/// customers, after the cursor `after` (the previous page's `pageInfo.endCursor`; the first
+/// page when absent). A read: retried like every query. Refused before sending: a blank
+/// `after`. To walk every page, use `customers()`.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "MerchantCustomersOptions"))]
+pub struct MerchantCustomersArgs {
+    /// The cursor the page starts after (sent exactly as given).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub after: Option<String>,
+    /// `MerchantCustomer` fields to select instead of `id email firstName lastName`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels the call at once (code `aborted`).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
+/// Options of `customers()` (secret key, on a server): every customer of the merchant, page
+/// by page (`merchantCustomers`, each page `after` the last one's `endCursor`), as an async
+/// iterable. The next page is fetched only when needed; iteration stops when a page says
+/// `hasNextPage: false`, comes back empty or repeats its cursor, and is over after an error.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[cfg_attr(feature = "typescript", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "typescript", tsify(rename = "CustomersOptions"))]
+pub struct CustomersArgs {
+    /// `MerchantCustomer` fields to select instead of `id email firstName lastName`.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "readonly string[]"))]
+    pub fields: Option<Vec<String>>,
+    /// Cancels every page fetch at once (code `aborted`).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "AbortSignal"))]
+    pub signal: Option<Signal>,
+}
+
 /// Options of `watchOrders()`: the first page of the order history, polled one request at a
 /// time, as an async iterable of what changed. Invalid options throw at once from
 /// `watchOrders()` (`invalid_input`, `field` naming the option).
@@ -971,31 +1008,157 @@ pub struct RampableAsset {
     pub contract_address: Option<serde_json::Value>,
 }
 
-/// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
+/// An onchain withdrawal from the merchant's balance: what `withdrawOnchain` answers (`id
+/// status` by default) and what `onchainWithdrawal(id)` reads back (`quantity symbol network
+/// address txhash txhashUrl fee status createdAt` by default).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct OnchainWithdrawal {
-    /// The id.
-    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    /// The id (`withdrawOnchain`'s answer; what `onchainWithdrawal` takes).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
     pub id: Option<String>,
     /// `pending`, then `completed` or `failed` (`canceled` in webhooks), or a value unknown
     /// today.
     #[cfg_attr(feature = "typescript", tsify(type = "OnchainWithdrawalStatus"))]
     pub status: Option<String>,
-    /// The destination address.
+    /// How much was sent, decimal text.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
-    pub address: Option<String>,
-    /// Decimal text (a field of the sandbox's own, not in the service's sources: select it
-    /// with `fields` only where it exists).
+    pub quantity: Option<String>,
+    /// The coin sent, e.g. `USDC`.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
-    pub amount_usd: Option<String>,
+    pub symbol: Option<String>,
     /// The network, e.g. `CELO`.
     #[cfg_attr(feature = "typescript", tsify(optional))]
     #[serde(default)]
     pub network: Option<String>,
+    /// The destination address.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub address: Option<String>,
+    /// The transaction's hash, once it is sent (`null` before).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub txhash: Option<String>,
+    /// A block explorer's page of the transaction (`null` before it is sent).
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub txhash_url: Option<String>,
+    /// The network fee, decimal text.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub fee: Option<String>,
+    /// When it was made, ISO 8601.
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub created_at: Option<String>,
+    /// The amount in USD, decimal text (a field of the sandbox's own, not in the service's
+    /// sources: select it with `fields` only where it exists).
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    #[serde(default)]
+    pub amount_usd: Option<String>,
+}
+
+/// One of the merchant's customers (`merchantCustomer`, `merchantCustomers`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct MerchantCustomer {
+    /// The id: what quotes, payment methods and virtual bank accounts take.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// The email address.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub email: Option<String>,
+    /// First name.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub first_name: Option<String>,
+    /// Last name.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub last_name: Option<String>,
+}
+
+/// Where a cursor connection's page ends, and whether another follows.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PageInfo {
+    /// The cursor to pass as `after` for the next page; `null` on an empty page.
+    #[cfg_attr(feature = "typescript", tsify(type = "string | null"))]
+    pub end_cursor: Option<String>,
+    /// Whether a page follows this one.
+    pub has_next_page: bool,
+}
+
+/// One page of the merchant's customers (`merchantCustomers`): the connection's `nodes` and
+/// its `pageInfo`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct MerchantCustomerPage {
+    /// This page's customers (`null` from the service reads as none).
+    #[serde(deserialize_with = "null_as_empty")]
+    #[cfg_attr(feature = "typescript", tsify(type = "MerchantCustomer[] | null"))]
+    pub nodes: Vec<MerchantCustomer>,
+    /// Where it ends, and whether another follows.
+    pub page_info: PageInfo,
+}
+
+/// A customer's USD virtual bank account: what `requestVirtualBankAccount` answers (`id
+/// status` by default) and what `virtualBankAccount(id)` reads (every member by default).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct VirtualBankAccount {
+    /// The id: what `virtualBankAccount` takes.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// The account's status, as the service names it (not documented: passed through).
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub status: Option<String>,
+    /// The name on the account.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub account_name: Option<String>,
+    /// The account number.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub account_number: Option<String>,
+    /// The bank's name.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub bank_name: Option<String>,
+    /// The bank's address: city.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub city: Option<String>,
+    /// The bank's address: country.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub country: Option<String>,
+    /// The bank's address: first line.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub line1: Option<String>,
+    /// The bank's address: postal code.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub postal_code: Option<String>,
+    /// The bank's address: state.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub state: Option<String>,
+    /// The ABA routing number.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub routing_number: Option<String>,
+    /// When it was requested, ISO 8601.
+    #[cfg_attr(feature = "typescript", tsify(optional, type = "string | null"))]
+    #[serde(default)]
+    pub created_at: Option<String>,
 }
 
 /// A direct-ramp quote (`rampQuote`, `refreshRampQuote`), valid 30 to 180 seconds (the
@@ -1180,7 +1343,18 @@ export interface Customer { [field: string]: unknown }
 export interface CustomerPaymentMethod { [field: string]: unknown }
 export interface OnchainWithdrawal { [field: string]: unknown }
 export interface QuotePaymentRequest { [field: string]: unknown }
+export interface MerchantCustomer { [field: string]: unknown }
+export interface VirtualBankAccount { [field: string]: unknown }
 "#;
+
+/// A list the service may send as `null`: empty then.
+fn null_as_empty<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
 
 /// The decimal fields of the result types: the service sends a `Decimal` as text
 /// (`"1520.00"`) or, as its sources show too, as a JSON number (`1520`, `159.5`). The Rust API

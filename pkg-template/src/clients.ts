@@ -13,7 +13,7 @@ import type {
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import { confirm } from "./confirm.js";
-import type { BotMethod, MerchantMethod, ServerMerchantMethod } from "./operations.js";
+import type { BotMethod, MerchantMethod, MethodSignatures, ServerMerchantMethod } from "./operations.js";
 import { fromGlue, notLive } from "./errors.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
 import { watch, type OrderWatch } from "./watch.js";
@@ -65,8 +65,8 @@ class Client {
   }
 
   /** An iterator over the search `open` makes. */
-  search(open: (core: Core) => OrderSearch): OrderIterator {
-    return iterate(this.use(open), this.fetch);
+  search<Row = P2PPayment>(open: (core: Core) => OrderSearch): OrderIterator<Row> {
+    return iterate<Row>(this.use(open), this.fetch);
   }
 
   /**
@@ -278,6 +278,12 @@ export let callMerchant: <T>(
   self: unknown, method: MerchantMethod | ServerMerchantMethod, argument: unknown, options: unknown,
 ) => Promise<T>;
 
+/**
+ * An iterator over the search `open` makes on `self`'s Core (the server entries'
+ * `customers()`); throws as `orders()` does. Set by the class. @internal
+ */
+export let searchMerchant: <Row>(self: unknown, open: (core: Core) => OrderSearch) => OrderIterator<Row>;
+
 /** Client of the merchant endpoint (public-key-safe reads, and `account` with the secret key). */
 export class MerchantClient {
   #client: Client;
@@ -285,6 +291,11 @@ export class MerchantClient {
   static {
     callMerchant = <T>(self: unknown, method: MerchantMethod | ServerMerchantMethod, argument: unknown, options: unknown) =>
       send<T>(MerchantClient.#of(self), "MerchantClient", (core) => core.prepare(method, argument, options));
+    searchMerchant = <Row>(self: unknown, open: (core: Core) => OrderSearch) => {
+      const client = MerchantClient.#of(self);
+      if (!client) throw notLive("MerchantClient");
+      return client.search<Row>(open);
+    };
   }
 
   /** Throws `SettlementError` (`secret_key_in_browser`, `invalid_input`); see `MerchantClientOptions`. */
@@ -398,10 +409,11 @@ if (typeof dispose === "symbol") {
   }
 }
 
-// Every built-in operation has its method on its class: the method names come from the
-// declarations (src/operations.rs, generated into operations.ts), so tsc fails on these lines
-// when a declared operation has no method here.
-type Methods<M extends string> = { readonly [K in M]: (...args: never[]) => Promise<unknown> };
+// Every built-in operation has its method on its class, typed exactly as its declaration says:
+// the names, parameters and results come from the declarations (src/operations.rs, generated
+// into operations.ts), so tsc fails on these lines when a declared operation has no method
+// here, or when a method's parameters or promised result differ from its declaration's.
 type Assert<T extends true> = T;
-type EveryBotMethod = Assert<BotClient extends Methods<BotMethod> ? true : false>;
-type EveryMerchantMethod = Assert<MerchantClient extends Methods<MerchantMethod> ? true : false>;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type EveryBotMethod = Assert<Equal<Pick<BotClient, BotMethod>, Pick<MethodSignatures, BotMethod>>>;
+type EveryMerchantMethod = Assert<Equal<Pick<MerchantClient, MerchantMethod>, Pick<MethodSignatures, MerchantMethod>>>;

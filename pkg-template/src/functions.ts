@@ -50,7 +50,7 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
   } catch {
     throw unreadable("options");
   }
-  w.checkRampListener(allowedOrigin, onCryptoRequested, target);
+  w.checkRampListener(options, allowedOrigin, onCryptoRequested, target);
   // Checked by the core: a function, and an object with addEventListener (globalThis when absent).
   const callback = onCryptoRequested as RampListenerOptions["onCryptoRequested"];
   const t = (target ?? globalThis) as Listening;

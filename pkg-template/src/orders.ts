@@ -10,10 +10,14 @@ import { release } from "./wasm.js";
 const WHAT = "OrderIterator made by BotClient.orders()";
 /** What only this module passes to the constructor: `new OrderIterator()` elsewhere is refused. */
 const TOKEN = Symbol();
-let make: (search: OrderSearch, fetchImpl: Function | undefined) => OrderIterator;
+let make: <Row>(search: OrderSearch, fetchImpl: Function | undefined) => OrderIterator<Row>;
 
-/** The async iterator of `BotClient.orders()` (pages of `orderHistory`, row by row); over after an error. */
-export class OrderIterator {
+/**
+ * The async iterator of `BotClient.orders()` (pages of `orderHistory`, row by row), and of the
+ * server `MerchantClient.customers()` (`OrderIterator<MerchantCustomer>`: pages of
+ * `merchantCustomers`, node by node); over after an error.
+ */
+export class OrderIterator<Row = P2PPayment> {
   /** The core's search; null once the iteration is over. */
   #search: OrderSearch | null = null;
   /** The client's `fetch` option. */
@@ -22,8 +26,8 @@ export class OrderIterator {
   #tail: Promise<unknown> = Promise.resolve();
 
   static {
-    make = (search, fetchImpl) => {
-      const it = new OrderIterator(TOKEN);
+    make = <Row>(search: OrderSearch, fetchImpl: Function | undefined) => {
+      const it = new OrderIterator<Row>(TOKEN);
       it.#search = search;
       it.#fetch = fetchImpl;
       return it;
@@ -34,27 +38,27 @@ export class OrderIterator {
     if (token !== TOKEN) throw notLive(WHAT);
   }
 
-  static #is(o: unknown): o is OrderIterator {
+  static #is(o: unknown): o is OrderIterator<unknown> {
     return typeof o === "object" && o !== null && #search in o;
   }
 
-  /** The next order; calls are served in order. */
-  next(): Promise<IteratorResult<P2PPayment, undefined>> {
+  /** The next row; calls are served in order. */
+  next(): Promise<IteratorResult<Row, undefined>> {
     if (!OrderIterator.#is(this)) return Promise.reject(notLive(WHAT));
-    const step = (): Promise<IteratorResult<P2PPayment, undefined>> => this.#step();
+    const step = (): Promise<IteratorResult<Row, undefined>> => this.#step();
     const next = this.#tail.then(step, step);
     this.#tail = next;
     return next;
   }
 
   /** One `next()`: the core's next row, after the page call it asks for when it has none. */
-  async #step(): Promise<IteratorResult<P2PPayment, undefined>> {
+  async #step(): Promise<IteratorResult<Row, undefined>> {
     for (;;) {
       const search = this.#search;
       if (!search) return { done: true, value: undefined };
       try {
         const step = search.next();
-        if (step.kind === "row") return { done: false, value: step.row as P2PPayment };
+        if (step.kind === "row") return { done: false, value: step.row as Row };
         if (step.kind === "done") {
           this.#end();
           return { done: true, value: undefined };
@@ -96,14 +100,14 @@ export class OrderIterator {
   }
 
   /** The iterator itself: `for await` asks for it. */
-  [Symbol.asyncIterator](): OrderIterator {
+  [Symbol.asyncIterator](): OrderIterator<Row> {
     return this;
   }
 }
 
 /** An iterator over `search`, its page calls made with `fetchImpl` (the client's option). @internal */
-export function iterate(search: OrderSearch, fetchImpl: Function | undefined): OrderIterator {
-  return make(search, fetchImpl);
+export function iterate<Row = P2PPayment>(search: OrderSearch, fetchImpl: Function | undefined): OrderIterator<Row> {
+  return make<Row>(search, fetchImpl);
 }
 
 /** The first row of `it` (reconcile's match), or null; the search is over either way. @internal */

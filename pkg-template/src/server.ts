@@ -4,13 +4,23 @@
 // neither the methods nor the declarations. A secret key in a browser is refused by the
 // constructor all the same (`secret_key_in_browser`).
 import type {
-  AddPaymentMethodOptions, CreateCustomerOptions, Customer, CustomerPaymentMethod, InitiateHostedPaymentOptions,
-  InitiateRampQuoteDepositOptions, InitiateRampQuoteWithdrawalOptions, MarkDepositAsPaidOptions, OnchainWithdrawal,
-  PaymentRequest, QuotePaymentRequest, RampQuote, RampQuoteOptions, RefreshRampQuoteOptions, RequestOptions,
-  WithdrawOnchainOptions,
+  AddPaymentMethodOptions, Core, CreateCustomerOptions, Customer, CustomerPaymentMethod, CustomersOptions,
+  InitiateHostedPaymentOptions, InitiateRampQuoteDepositOptions, InitiateRampQuoteWithdrawalOptions,
+  MarkDepositAsPaidOptions, MerchantCallOptions, MerchantCustomer, MerchantCustomerPage, MerchantCustomersOptions,
+  OnchainWithdrawal, OrderSearch, PaymentRequest, QuotePaymentRequest, RampQuote, RampQuoteOptions,
+  RefreshRampQuoteOptions, RequestOptions, VirtualBankAccount, WithdrawOnchainOptions,
 } from "./glue/settlement_wasm.js";
-import { MerchantClient as BrowserMerchantClient, callMerchant } from "./clients.js";
-import type { ServerMerchantMethod } from "./operations.js";
+import { MerchantClient as BrowserMerchantClient, callMerchant, searchMerchant } from "./clients.js";
+import type { OrderIterator } from "./orders.js";
+import type { MethodSignatures, ServerMerchantMethod } from "./operations.js";
+
+/**
+ * The server build's Core: the browser's, plus `customers` (declared by its cargo feature
+ * `server` only, so the browser glue's types, which this shell compiles against, lack it).
+ */
+interface ServerCore extends Core {
+  customers(options: unknown): OrderSearch;
+}
 
 /**
  * Client of the merchant endpoint, on a server: everything the browser's `MerchantClient`
@@ -51,6 +61,84 @@ export class MerchantClient extends BrowserMerchantClient {
    */
   withdrawOnchain(options: WithdrawOnchainOptions): Promise<OnchainWithdrawal> {
     return callMerchant(this, "withdrawOnchain", undefined, options);
+  }
+
+  /**
+   * An onchain withdrawal by its `id` (secret key), or `null` when the service does not know it:
+   * `{ quantity, symbol, network, address, txhash, txhashUrl, fee, status, createdAt }` by default,
+   * `status` `pending`, then `completed` or `failed`. How a `withdrawOnchain` whose answer was lost
+   * (`outcome_unknown`) is read back, when its `id` is known. A read: retried on retryable failures.
+   *
+   * @example
+   * const withdrawal = await merchant.onchainWithdrawal(id);
+   * if (withdrawal?.status === "completed") console.log(withdrawal.txhashUrl);
+   */
+  onchainWithdrawal(id: string, options?: MerchantCallOptions): Promise<OnchainWithdrawal | null> {
+    return callMerchant(this, "onchainWithdrawal", id, options);
+  }
+
+  // The merchant's customers, and their USD virtual bank accounts.
+
+  /**
+   * One page of the merchant's customers (secret key): `{ nodes, pageInfo: { endCursor, hasNextPage } }`,
+   * each node `{ id, email, firstName, lastName }` by default. `after` is the previous page's
+   * `pageInfo.endCursor` (the first page without it). A read: retried on retryable failures. To walk
+   * every page, use `customers()`.
+   *
+   * @example
+   * const { nodes, pageInfo } = await merchant.merchantCustomers();
+   * const next = pageInfo.hasNextPage ? await merchant.merchantCustomers({ after: pageInfo.endCursor! }) : null;
+   */
+  merchantCustomers(options?: MerchantCustomersOptions): Promise<MerchantCustomerPage> {
+    return callMerchant(this, "merchantCustomers", undefined, options);
+  }
+
+  /**
+   * Every customer of the merchant, page by page (`merchantCustomers`, each page after the last
+   * one's `endCursor`), for `for await`; the next page is fetched only when needed. Throws on
+   * invalid options (`fields`, `signal`, or an unknown key).
+   *
+   * @example
+   * for await (const customer of merchant.customers()) console.log(customer.email);
+   */
+  customers(options?: CustomersOptions): OrderIterator<MerchantCustomer> {
+    return searchMerchant<MerchantCustomer>(this, (core) => (core as ServerCore).customers(options));
+  }
+
+  /**
+   * The merchant's customer with this `email` (secret key), or `null` when there is none:
+   * `{ id, email, firstName, lastName }` by default. A read: retried on retryable failures.
+   *
+   * @example
+   * const customer = await merchant.merchantCustomer("wanjiru@example.com");
+   */
+  merchantCustomer(email: string, options?: MerchantCallOptions): Promise<MerchantCustomer | null> {
+    return callMerchant(this, "merchantCustomer", email, options);
+  }
+
+  /**
+   * Requests a USD virtual bank account for a customer (secret key): resolves with `{ id, status }`
+   * (`fields` selects others). **The service charges a fee for it, not refunded.** Sent once, never
+   * retried: a lost answer rejects with `outcome_unknown`; do not request again blindly (it may be
+   * charged twice).
+   *
+   * @example
+   * const { id } = await merchant.requestVirtualBankAccount(customer.id);
+   */
+  requestVirtualBankAccount(customer: string, options?: MerchantCallOptions): Promise<VirtualBankAccount> {
+    return callMerchant(this, "requestVirtualBankAccount", customer, options);
+  }
+
+  /**
+   * A virtual bank account by its `id` (secret key), or `null`: `{ id, accountName, accountNumber,
+   * bankName, city, country, line1, postalCode, state, routingNumber, status, createdAt }` by default.
+   * A read: retried on retryable failures.
+   *
+   * @example
+   * const account = await merchant.virtualBankAccount(id);
+   */
+  virtualBankAccount(id: string, options?: MerchantCallOptions): Promise<VirtualBankAccount | null> {
+    return callMerchant(this, "virtualBankAccount", id, options);
   }
 
   // The direct ramp: customer → payment method → quote → a deposit (pending → paid → completed,
@@ -183,9 +271,9 @@ export class MerchantClient extends BrowserMerchantClient {
   }
 }
 
-// Every secret-key operation has its method here: the names come from the declarations
-// (src/operations.rs, generated into operations.ts), so tsc fails on this line when one has no
-// method.
-type Methods<M extends string> = { readonly [K in M]: (...args: never[]) => Promise<unknown> };
+// Every secret-key operation has its method here, typed exactly as its declaration says: the
+// names, parameters and results come from the declarations (src/operations.rs, generated into
+// operations.ts), so tsc fails on this line when one has no method or a method differs.
 type Assert<T extends true> = T;
-type EveryServerMethod = Assert<MerchantClient extends Methods<ServerMerchantMethod> ? true : false>;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type EveryServerMethod = Assert<Equal<Pick<MerchantClient, ServerMerchantMethod>, Pick<MethodSignatures, ServerMerchantMethod>>>;

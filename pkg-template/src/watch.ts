@@ -3,7 +3,9 @@
 // after a failure that is not retryable, and what changed since the last update delivered) is
 // the Rust core's `OrderWatchCore`. This shell owns the timer, the page's visibility, the abort
 // of the poll in flight and the consumer's pending `next()`.
-import type { OrderWatchCore, P2PPayment, PreparedCall, WatchStatus } from "./glue/settlement_wasm.js";
+import type {
+  OrderWatchChange, OrderWatchCore, OrderWatchUpdate, PreparedCall, WatchStatus,
+} from "./glue/settlement_wasm.js";
 import { fromGlue, notLive, type SettlementError } from "./errors.js";
 import { attempt, isAborted, onAbort } from "./transport.js";
 import { release } from "./wasm.js";
@@ -13,27 +15,8 @@ const WHAT = "OrderWatch made by BotClient.watchOrders()";
 const TOKEN = Symbol();
 let make: (core: OrderWatchCore, controller: AbortController, fetchImpl: Function | undefined) => OrderWatch;
 
-/** A row of the watched page that changed between two updates. */
-export interface OrderWatchChange<Row = P2PPayment> {
-  /** The row as last delivered. */
-  before: Row;
-  /** The row now. */
-  after: Row;
-}
-
-/** What changed since the previous update (the first update has every row in `added`). */
-export interface OrderWatchUpdate<Row = P2PPayment> {
-  /** The current first page. */
-  rows: Row[];
-  /** Rows whose `id` was not in the previous update's rows. */
-  added: Row[];
-  /** Rows whose selected fields differ from the previous update's. */
-  changed: OrderWatchChange<Row>[];
-  /** Rows of the previous update that are no longer in `rows`. */
-  removed: Row[];
-  /** `pagination.total`: every matching order, not only this page's. */
-  total: number;
-}
+// An update's shape is declared once, with the core that makes it (src/js/mod.rs).
+export type { OrderWatchChange, OrderWatchUpdate };
 
 /** Where a watch is, for a "live · paused · retrying in 20 s" badge. */
 export interface OrderWatchStatus {

@@ -259,7 +259,7 @@ fn each_refusal_names_its_field_and_sends_nothing() {
     let e = c
         .prepare(
             &ACCEPT_WITHDRAWAL,
-            vec![Value::Str("p2p_1".into())],
+            vec![("p2pPayment", Value::Str("p2p_1".into()))],
             FieldOptions {
                 fields: Some(vec!["id".into()]),
                 signal: None,

@@ -26,8 +26,12 @@ impl BotClient<FakeTransport> {
         symbol: &str,
         options: FieldOptions,
     ) -> Result<Json, Error> {
-        self.call_json(&WITHDRAWAL_INFO, vec![Arg::Str(symbol.into())], options)
-            .await
+        self.call_json(
+            &WITHDRAWAL_INFO,
+            vec![("symbol", Arg::Str(symbol.into()))],
+            options,
+        )
+        .await
     }
 }
 
@@ -689,7 +693,7 @@ fn a_declared_mutation_is_sent_once_never_retried() {
     let call = c
         .prepare(
             &mutation,
-            vec![Arg::Str("USDC".into())],
+            vec![("symbol", Arg::Str("USDC".into()))],
             FieldOptions::default(),
         )
         .unwrap();

@@ -6,7 +6,7 @@ use crate::json::{Body, Json, JsonValue};
 use crate::retry;
 
 /// What a successful response's `data` must look like, and what to return from it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// `data` must be an object; it is returned.
     Data,
@@ -21,6 +21,12 @@ pub enum Expect {
     /// `data.<field>` must be a page: `{ data: [...], pagination: { page, perPage, total } }`
     /// with numeric page information; it is returned (rows unchecked and untouched).
     Page(&'static str),
+    /// (The secret-key operations' only: not in the npm browser build.)
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    /// `data.<parent>.<field>` must be a cursor connection: `{ nodes: [...] | null, pageInfo: {
+    /// hasNextPage, endCursor } }` with `hasNextPage` a boolean and `endCursor` a string or
+    /// `null`; it is returned (nodes unchecked and untouched).
+    Connection(&'static str, &'static str),
 }
 
 /// Decodes one HTTP response into the expected value or an [`Error`].
@@ -128,6 +134,34 @@ fn check_shape(status: u16, data: Json, expect: Expect) -> Result<Json, Error> {
                     status,
                     field,
                     ".pagination did not have numeric page, perPage and total.",
+                ));
+            }
+            Ok(page)
+        }
+        #[cfg(any(feature = "server", not(feature = "npm")))]
+        Expect::Connection(parent, field) => {
+            let fail = |what: &str| shape_error(status, &format!("{parent}.{field}"), what);
+            let page = data
+                .member(parent)
+                .filter(JsonValue::is_object)
+                .and_then(|p| p.member(field))
+                .filter(JsonValue::is_object)
+                .ok_or_else(|| fail(" was missing or not an object."))?;
+            // `nodes` is nullable in the observed schema: `null` is a page without rows.
+            if !page
+                .member("nodes")
+                .is_some_and(|d| d.is_null() || d.array_len().is_some())
+            {
+                return Err(fail(".nodes was not a list or null."));
+            }
+            let info_ok = page.member("pageInfo").is_some_and(|p| {
+                p.member("hasNextPage").and_then(|v| v.boolean()).is_some()
+                    && p.member("endCursor")
+                        .is_some_and(|c| c.is_null() || c.string().is_some())
+            });
+            if !info_ok {
+                return Err(fail(
+                    ".pageInfo did not have a boolean hasNextPage and a string or null endCursor.",
                 ));
             }
             Ok(page)

@@ -74,7 +74,8 @@ impl Core {
             "merchant" => (Endpoint::Merchant, MERCHANT_PATH),
             _ => (Endpoint::Bot, BOT_PATH),
         };
-        let (opts, fetch) = options::client_options(&options).map_err(|e| error::to_js(&e))?;
+        let (opts, fetch) =
+            options::client_options(&options, endpoint).map_err(|e| error::to_js(&e))?;
         let config = options::check_client(&opts, fetch.as_ref(), &options, endpoint)
             .and_then(|()| Config::new(&opts, path))
             .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))?;
@@ -180,6 +181,17 @@ impl Core {
             }),
             Err(e) => Err(error::to_js(&self.settings.config.redact(e))),
         }
+    }
+
+    /// `customers(options)` (the server build's `MerchantClient`): checks `{ fields?, signal?
+    /// }` and starts the walk of every customer (`merchantCustomers`, page after page).
+    #[cfg(feature = "server")]
+    pub fn customers(&self, options: JsValue) -> Result<Search, JsValue> {
+        let search = options::customers_args(&options).and_then(|a| {
+            let query = crate::pager::CursorQuery::customers(a.fields.as_deref(), a.signal)?;
+            Ok(crate::pager::Search::cursor(query))
+        });
+        self.search(search)
     }
 
     /// `reconcile(order, options)`: checks `order.id`, `order.orderId` and the options and
@@ -492,7 +504,7 @@ impl Watch {
 
     /// What changed since the last update taken, `{ rows, added, changed, removed, total }`,
     /// or `undefined` when nothing did.
-    #[wasm_bindgen(js_name = takeUpdate, unchecked_return_type = "WatchUpdate | undefined")]
+    #[wasm_bindgen(js_name = takeUpdate, unchecked_return_type = "OrderWatchUpdate | undefined")]
     pub fn take_update(&mut self) -> Result<JsValue, JsValue> {
         let Some(u) = self.watch.take_update() else {
             return Ok(JsValue::UNDEFINED);

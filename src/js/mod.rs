@@ -71,14 +71,27 @@ export type WatchStatus = {
   nextPollInMs?: number;
 };
 
-/** What changed since the last update (rows as the service sent them). */
-export type WatchUpdate = {
-  rows: any[];
-  added: any[];
-  changed: { before: any; after: any }[];
-  removed: any[];
+/** A row of the watched page that changed between two updates. */
+export interface OrderWatchChange<Row = P2PPayment> {
+  /** The row as last delivered. */
+  before: Row;
+  /** The row now. */
+  after: Row;
+}
+
+/** What changed since the previous update (the first update has every row in `added`); the rows as the service sent them. */
+export interface OrderWatchUpdate<Row = P2PPayment> {
+  /** The current first page. */
+  rows: Row[];
+  /** Rows whose `id` was not in the previous update's rows. */
+  added: Row[];
+  /** Rows whose selected fields differ from the previous update's. */
+  changed: OrderWatchChange<Row>[];
+  /** Rows of the previous update that are no longer in `rows`. */
+  removed: Row[];
+  /** `pagination.total`: every matching order, not only this page's (`null` when the page had none). */
   total: number | null;
-};
+}
 
 /** What an order search's driver does next: hand out a row, run a call and `receive` its value, or stop. */
 export type SearchStep =
@@ -142,15 +155,17 @@ pub fn parse_amount(text: JsValue) -> Result<JsValue, JsValue> {
     ]))
 }
 
-/// Checks `listenForRampEvents`' options: `allowedOrigin` an origin, `onCryptoRequested` a
-/// function, `target` (absent: the global object) an object with `addEventListener`.
+/// Checks `listenForRampEvents`' options (`options`, with no other key, whose values the shell
+/// read once): `allowedOrigin` an origin, `onCryptoRequested` a function, `target` (absent:
+/// the global object) an object with `addEventListener`.
 #[wasm_bindgen(js_name = checkRampListener)]
 pub fn check_ramp_listener(
+    options: JsValue,
     allowed_origin: JsValue,
     on_crypto_requested: JsValue,
     target: JsValue,
 ) -> Result<(), JsValue> {
-    options::ramp_listener(&allowed_origin, &on_crypto_requested, &target)
+    options::ramp_listener(&options, &allowed_origin, &on_crypto_requested, &target)
         .map(drop)
         .map_err(|e| error::to_js(&e))
 }

@@ -9,7 +9,7 @@ use crate::config::ClientOptions;
 use crate::error::Error;
 use crate::inputs;
 use crate::json::js_impl as js;
-use crate::operations::{Check, Endpoint, Kind, Operation, Value};
+use crate::operations::{Arguments, Check, Endpoint, Kind, Operation, Value};
 use crate::transport::Signal;
 use crate::types::{CallOptions, FieldOptions, OrderHistoryFilter, OrdersArgs, WatchOrdersArgs};
 
@@ -93,6 +93,30 @@ pub fn text(value: &JsValue, field: &str, max: u32) -> Result<Option<String>, Er
         return Err(inputs::too_long(field, max));
     }
     Ok(value.as_string())
+}
+
+/// The one rule of every options object: a key that is not an option of the method is
+/// refused, naming it (a misspelt `feilds` or `perpage` must not be silently skipped). `known`
+/// says which keys are.
+fn refuse_unknown_keys(o: &JsValue, known: &dyn Fn(&str) -> bool) -> Result<(), Error> {
+    let keys = keys(o, "options", 64)?;
+    for i in 0..keys.length() {
+        let name = keys.get(i).as_string().unwrap_or_default();
+        if !known(&name) {
+            return Err(invalid(&name, " is not an option of this method"));
+        }
+    }
+    Ok(())
+}
+
+/// An options object of a method whose options are `known`: absent (`undefined`/`null`), or
+/// an object (not an array) with no other key ([`refuse_unknown_keys`]).
+fn options_of(value: &JsValue, known: &[&str]) -> Result<Option<JsValue>, Error> {
+    let o = options_object(value, "options")?;
+    if let Some(o) = &o {
+        refuse_unknown_keys(o, &|name| known.contains(&name))?;
+    }
+    Ok(o)
 }
 
 /// An options object: absent (`undefined`/`null`) or an object (not an array).
@@ -242,7 +266,7 @@ fn filter(obj: &JsValue) -> Result<OrderHistoryFilter, Error> {
 
 /// `{ fields?, signal? }`
 pub fn field_options(value: &JsValue) -> Result<FieldOptions, Error> {
-    match options_object(value, "options")? {
+    match options_of(value, &["fields", "signal"])? {
         None => Ok(FieldOptions::default()),
         Some(o) => Ok(FieldOptions {
             fields: fields(&o)?,
@@ -253,7 +277,7 @@ pub fn field_options(value: &JsValue) -> Result<FieldOptions, Error> {
 
 /// `{ signal? }`
 pub fn call_options(value: &JsValue) -> Result<CallOptions, Error> {
-    match options_object(value, "options")? {
+    match options_of(value, &["signal"])? {
         None => Ok(CallOptions::default()),
         Some(o) => Ok(CallOptions {
             signal: signal(&o)?,
@@ -263,7 +287,7 @@ pub fn call_options(value: &JsValue) -> Result<CallOptions, Error> {
 
 /// `{ perPage?, filter?, fields?, signal? }`
 pub fn orders_args(value: &JsValue) -> Result<OrdersArgs, Error> {
-    match options_object(value, "options")? {
+    match options_of(value, &["perPage", "filter", "fields", "signal"])? {
         None => Ok(OrdersArgs::default()),
         Some(o) => Ok(OrdersArgs {
             per_page: integer(&o, "perPage", "perPage")?,
@@ -274,10 +298,29 @@ pub fn orders_args(value: &JsValue) -> Result<OrdersArgs, Error> {
     }
 }
 
+/// `customers()` options: `{ fields?, signal? }`.
+#[cfg(feature = "server")]
+pub fn customers_args(value: &JsValue) -> Result<crate::types::CustomersArgs, Error> {
+    let o = field_options(value)?;
+    Ok(crate::types::CustomersArgs {
+        fields: o.fields,
+        signal: o.signal,
+    })
+}
+
 /// `watchOrders` options: `filter`, `perPage`, `fields`, `intervalMs`, `maxIntervalMs`,
 /// `pauseWhenHidden`, `signal` (checked further by the core).
 pub fn watch_args(value: &JsValue) -> Result<WatchOrdersArgs, Error> {
-    match options_object(value, "options")? {
+    const KNOWN: [&str; 7] = [
+        "filter",
+        "perPage",
+        "fields",
+        "intervalMs",
+        "maxIntervalMs",
+        "pauseWhenHidden",
+        "signal",
+    ];
+    match options_of(value, &KNOWN)? {
         None => Ok(WatchOrdersArgs::default()),
         Some(o) => Ok(WatchOrdersArgs {
             filter: filter(&o)?,
@@ -379,10 +422,10 @@ pub fn operation_values(
     op: &Operation,
     argument: &JsValue,
     options: &JsValue,
-) -> Result<(Vec<Value>, FieldOptions), Error> {
+) -> Result<(Arguments, FieldOptions), Error> {
     match op.args {
         [] => Ok((vec![], field_options(options)?)),
-        [arg] => {
+        [arg] if op.parent.is_none() => {
             let value = Value::Str(string_arg(argument, arg.caller)?);
             let options = if op.fields.is_empty() {
                 // A `Boolean` result: only the signal is read.
@@ -393,7 +436,7 @@ pub fn operation_values(
             } else {
                 field_options(options)?
             };
-            Ok((vec![value], options))
+            Ok((vec![(arg.caller, value)], options))
         }
         _ if op.kind == Kind::Mutation => mutation_values(op, options),
         _ => query_values(op, options),
@@ -404,37 +447,32 @@ pub fn operation_values(
 /// its arguments by caller name, `signal`, or `fields` when the result has fields), naming
 /// it: a misspelt option (`countr`) must not be silently skipped.
 fn refuse_unknown_options(op: &Operation, o: &JsValue) -> Result<(), Error> {
-    let keys = keys(o, "options", 64)?;
-    for i in 0..keys.length() {
-        let name = keys.get(i).as_string().unwrap_or_default();
-        let known = name == "signal"
-            || (name == "fields" && !op.fields.is_empty())
-            || op.arg(&name).is_some();
-        if !known {
-            return Err(invalid(&name, " is not an option of this method"));
-        }
-    }
-    Ok(())
+    refuse_unknown_keys(o, &|name| {
+        name == "signal" || (name == "fields" && !op.fields.is_empty()) || op.arg(name).is_some()
+    })
 }
 
 /// The options object of a query that takes its arguments there (`orderHistory`:
 /// `{ page, perPage?, filter?, fields?, signal? }`): each argument under its caller name, by
 /// its check (a page number is required), then `fields` and `signal`. Any other key is
 /// refused, naming it, as for mutations.
-fn query_values(op: &Operation, value: &JsValue) -> Result<(Vec<Value>, FieldOptions), Error> {
+fn query_values(op: &Operation, value: &JsValue) -> Result<(Arguments, FieldOptions), Error> {
     let o = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
     refuse_unknown_options(op, &o)?;
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
-        values.push(match a.check {
-            Check::Page => match integer(&o, a.caller, a.caller)? {
-                Some(n) => Value::Int(n),
-                None => return Err(invalid(a.caller, " is required (an integer from 1)")),
+        values.push((
+            a.caller,
+            match a.check {
+                Check::Page => match integer(&o, a.caller, a.caller)? {
+                    Some(n) => Value::Int(n),
+                    None => return Err(invalid(a.caller, " is required (an integer from 1)")),
+                },
+                Check::PerPage => integer(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Int),
+                Check::Filter => Value::Filter(filter(&o)?),
+                _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
             },
-            Check::PerPage => integer(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Int),
-            Check::Filter => Value::Filter(filter(&o)?),
-            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
-        });
+        ));
     }
     let options = FieldOptions {
         fields: fields(&o)?,
@@ -462,7 +500,7 @@ pub fn reconcile_args(
     let (id, order_id) = (member("id")?, member("orderId")?);
     // A getter or trap that throws while the options are read is the options' fault (the
     // values read are then checked as `orders()` checks them, naming `fields` or `signal`).
-    if let Some(o) = options_object(options, "options")? {
+    if let Some(o) = options_of(options, &["fields", "signal"])? {
         for key in ["fields", "signal"] {
             get(&o, key, "options")?;
         }
@@ -474,7 +512,22 @@ pub fn reconcile_args(
 /// `hideAddress` and `isWalletContext` a boolean), then checked by the core
 /// ([`crate::ramp::onchain_ramp_url`]).
 pub fn ramp_url(value: &JsValue) -> Result<String, Error> {
-    let o = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
+    const KNOWN: [&str; 13] = [
+        "rampUrl",
+        "key",
+        "paymentType",
+        "coin",
+        "network",
+        "address",
+        "amount",
+        "reference",
+        "redirectUrl",
+        "currency",
+        "phone",
+        "hideAddress",
+        "isWalletContext",
+    ];
+    let o = options_of(value, &KNOWN)?.unwrap_or_else(|| js_sys::Object::new().into());
     let text = |name: &str| string(&o, name, name);
     let options = crate::ramp::OnchainRampOptions {
         ramp_url: text("rampUrl")?.unwrap_or_default(),
@@ -497,10 +550,12 @@ pub fn ramp_url(value: &JsValue) -> Result<String, Error> {
 /// Checks `listenForRampEvents`' options (`allowedOrigin`, `onCryptoRequested`, `target`)
 /// and returns the target: `target`, or `globalThis`; it must have `addEventListener`.
 pub fn ramp_listener(
+    options: &JsValue,
     allowed_origin: &JsValue,
     callback: &JsValue,
     target: &JsValue,
 ) -> Result<JsValue, Error> {
+    options_of(options, &["allowedOrigin", "onCryptoRequested", "target"])?;
     let origin = text(allowed_origin, "allowedOrigin", inputs::MAX_TEXT_LEN)?;
     crate::ramp::check_origin(&origin.unwrap_or_default())?;
     if !callback.is_function() {
@@ -518,8 +573,27 @@ pub fn ramp_listener(
 }
 
 /// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` function when one was given.
-pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function>), Error> {
-    let Some(o) = options_object(value, "options")? else {
+pub fn client_options(
+    value: &JsValue,
+    endpoint: Endpoint,
+) -> Result<(ClientOptions, Option<Function>), Error> {
+    const KNOWN: [&str; 8] = [
+        "baseUrl",
+        "endpoint",
+        "apiKey",
+        "timeoutMs",
+        "maxRetries",
+        "headers",
+        "fetch",
+        // The merchant's only (its browser guard).
+        "dangerouslyAllowBrowser",
+    ];
+    let known = if endpoint == Endpoint::Merchant {
+        &KNOWN[..]
+    } else {
+        &KNOWN[..KNOWN.len() - 1]
+    };
+    let Some(o) = options_of(value, known)? else {
         return Ok((ClientOptions::default(), None));
     };
     let timeout_ms = match integer(&o, "timeoutMs", "timeoutMs")? {
@@ -593,9 +667,6 @@ pub fn client_options(value: &JsValue) -> Result<(ClientOptions, Option<Function
 pub fn confirm_until_settled_args(
     value: &JsValue,
 ) -> Result<crate::types::ConfirmUntilSettledArgs, Error> {
-    let Some(o) = options_object(value, "options")? else {
-        return Err(invalid("options", " is required"));
-    };
     const KNOWN: [&str; 5] = [
         "paymentRequest",
         "transactionHash",
@@ -603,13 +674,9 @@ pub fn confirm_until_settled_args(
         "maxTries",
         "signal",
     ];
-    let keys = keys(&o, "options", 64)?;
-    for i in 0..keys.length() {
-        let name = keys.get(i).as_string().unwrap_or_default();
-        if !KNOWN.contains(&name.as_str()) {
-            return Err(invalid(&name, " is not an option of this method"));
-        }
-    }
+    let Some(o) = options_of(value, &KNOWN)? else {
+        return Err(invalid("options", " is required"));
+    };
     let required = |key: &str| -> Result<String, Error> {
         string(&o, key, key)?.ok_or_else(|| invalid(key, " is required (a string)"))
     };
@@ -630,43 +697,46 @@ pub fn confirm_until_settled_args(
 pub fn mutation_values(
     op: &Operation,
     value: &JsValue,
-) -> Result<(Vec<Value>, FieldOptions), Error> {
+) -> Result<(Arguments, FieldOptions), Error> {
     let Some(o) = options_object(value, "options")? else {
         return Err(invalid("options", " is required"));
     };
     refuse_unknown_options(op, &o)?;
     let mut values = Vec::with_capacity(op.args.len());
     for a in op.args {
-        values.push(match a.check {
-            // `metadata`: a plain object JSON can represent, sent as it is.
-            #[cfg(feature = "server")]
-            Check::OptJsonObject => match get(&o, a.caller, a.caller)? {
-                None => Value::Null,
-                Some(v) => match variables(&v) {
-                    Ok(Some(v)) => Value::Json(v),
-                    _ => {
-                        return Err(invalid(
-                            a.caller,
-                            " must be a plain object that JSON can represent",
-                        ))
-                    }
+        values.push((
+            a.caller,
+            match a.check {
+                // `metadata`: a plain object JSON can represent, sent as it is.
+                #[cfg(feature = "server")]
+                Check::OptJsonObject => match get(&o, a.caller, a.caller)? {
+                    None => Value::Null,
+                    Some(v) => match variables(&v) {
+                        Ok(Some(v)) => Value::Json(v),
+                        _ => {
+                            return Err(invalid(
+                                a.caller,
+                                " must be a plain object that JSON can represent",
+                            ))
+                        }
+                    },
                 },
+                // `fieldValues`: a copy of the `{ identifier, value }` pairs (checked by the core).
+                #[cfg(feature = "server")]
+                Check::FieldInputs => match get(&o, a.caller, a.caller)? {
+                    None => Value::Null,
+                    Some(v) => Value::FieldInputs(field_inputs(&v, a.caller)?),
+                },
+                // `onchainTransferInfo`: a copy of `{ address, cryptocurrency, network }` (checked by
+                // the core).
+                #[cfg(feature = "server")]
+                Check::OptOnchainTransferInfo => match get(&o, a.caller, a.caller)? {
+                    None => Value::Null,
+                    Some(v) => Value::OnchainTransferInfo(onchain_transfer_info(&v, a.caller)?),
+                },
+                _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
             },
-            // `fieldValues`: a copy of the `{ identifier, value }` pairs (checked by the core).
-            #[cfg(feature = "server")]
-            Check::FieldInputs => match get(&o, a.caller, a.caller)? {
-                None => Value::Null,
-                Some(v) => Value::FieldInputs(field_inputs(&v, a.caller)?),
-            },
-            // `onchainTransferInfo`: a copy of `{ address, cryptocurrency, network }` (checked by
-            // the core).
-            #[cfg(feature = "server")]
-            Check::OptOnchainTransferInfo => match get(&o, a.caller, a.caller)? {
-                None => Value::Null,
-                Some(v) => Value::OnchainTransferInfo(onchain_transfer_info(&v, a.caller)?),
-            },
-            _ => string(&o, a.caller, a.caller)?.map_or(Value::Null, Value::Str),
-        });
+        ));
     }
     let options = FieldOptions {
         fields: fields(&o)?,

@@ -1,7 +1,7 @@
 //! The direct ramp on a server (secret key): customers and their payment methods, quotes,
 //! and the deposits and withdrawals made at a quote's rate, with the mutations that move
 //! them on. Every method is a thin wrapper over one declaration in [`crate::operations`]:
-//! the values in declaration order, then [`MerchantClient::prepare`] and
+//! the values by name, then [`MerchantClient::prepare`] and
 //! `execute_typed`. The quote reads are retried like every query; the mutations are sent
 //! once and never retried (a lost answer is `outcome_unknown`).
 
@@ -38,12 +38,12 @@ impl<T: Transport> MerchantClient<T> {
     /// retried on retryable failures.
     pub async fn ramp_quote(&self, args: RampQuoteArgs) -> Result<RampQuote, Error> {
         let values = vec![
-            Value::Str(args.customer),
-            Value::Str(args.amount),
-            Value::Str(args.currency),
-            opt(args.payment_type),
-            Value::Str(args.payment_method_type),
-            opt(args.country),
+            ("customer", Value::Str(args.customer)),
+            ("amount", Value::Str(args.amount)),
+            ("currency", Value::Str(args.currency)),
+            ("paymentType", opt(args.payment_type)),
+            ("paymentMethodType", Value::Str(args.payment_method_type)),
+            ("country", opt(args.country)),
         ];
         let options = FieldOptions {
             fields: args.fields,
@@ -56,7 +56,10 @@ impl<T: Transport> MerchantClient<T> {
     /// The same quote with a fresh rate and expiry, and `args.amount` when given (secret
     /// key). A read, so retried on retryable failures.
     pub async fn refresh_ramp_quote(&self, args: RefreshRampQuoteArgs) -> Result<RampQuote, Error> {
-        let values = vec![Value::Str(args.ramp_quote), opt(args.amount)];
+        let values = vec![
+            ("rampQuote", Value::Str(args.ramp_quote)),
+            ("amount", opt(args.amount)),
+        ];
         let options = FieldOptions {
             fields: args.fields,
             signal: args.signal,
@@ -68,10 +71,10 @@ impl<T: Transport> MerchantClient<T> {
     /// Creates a customer of the direct ramp (secret key). Sent once, never retried.
     pub async fn create_customer(&self, args: CreateCustomerArgs) -> Result<Customer, Error> {
         let values = vec![
-            Value::Str(args.email),
-            Value::Str(args.first_name),
-            Value::Str(args.last_name),
-            Value::Str(args.country),
+            ("email", Value::Str(args.email)),
+            ("firstName", Value::Str(args.first_name)),
+            ("lastName", Value::Str(args.last_name)),
+            ("country", Value::Str(args.country)),
         ];
         let options = FieldOptions {
             fields: args.fields,
@@ -88,10 +91,10 @@ impl<T: Transport> MerchantClient<T> {
         args: AddPaymentMethodArgs,
     ) -> Result<CustomerPaymentMethod, Error> {
         let values = vec![
-            Value::Str(args.customer),
-            Value::Str(args.payment_method_type),
-            Value::FieldInputs(args.field_values),
-            opt(args.ownership),
+            ("customer", Value::Str(args.customer)),
+            ("paymentMethodType", Value::Str(args.payment_method_type)),
+            ("fieldValues", Value::FieldInputs(args.field_values)),
+            ("ownership", opt(args.ownership)),
         ];
         let options = FieldOptions {
             fields: args.fields,
@@ -109,12 +112,15 @@ impl<T: Transport> MerchantClient<T> {
         args: InitiateRampQuoteDepositArgs,
     ) -> Result<QuotePaymentRequest, Error> {
         let values = vec![
-            Value::Str(args.ramp_quote),
-            opt(args.reference),
-            opt(args.phone_number),
-            opt(args.bank_account_number),
-            args.onchain_transfer_info
-                .map_or(Value::Null, Value::OnchainTransferInfo),
+            ("rampQuote", Value::Str(args.ramp_quote)),
+            ("reference", opt(args.reference)),
+            ("phoneNumber", opt(args.phone_number)),
+            ("bankAccountNumber", opt(args.bank_account_number)),
+            (
+                "onchainTransferInfo",
+                args.onchain_transfer_info
+                    .map_or(Value::Null, Value::OnchainTransferInfo),
+            ),
         ];
         let options = FieldOptions {
             fields: args.fields,
@@ -132,9 +138,9 @@ impl<T: Transport> MerchantClient<T> {
         args: InitiateRampQuoteWithdrawalArgs,
     ) -> Result<QuotePaymentRequest, Error> {
         let values = vec![
-            Value::Str(args.ramp_quote),
-            Value::Str(args.payment_method),
-            opt(args.reference),
+            ("rampQuote", Value::Str(args.ramp_quote)),
+            ("paymentMethod", Value::Str(args.payment_method)),
+            ("reference", opt(args.reference)),
         ];
         let options = FieldOptions {
             fields: args.fields,
@@ -147,7 +153,10 @@ impl<T: Transport> MerchantClient<T> {
     /// Says the customer paid the agent of a deposit (secret key), with an optional
     /// `https:` receipt. Sent once, never retried.
     pub async fn mark_deposit_as_paid(&self, args: MarkDepositAsPaidArgs) -> Result<bool, Error> {
-        let values = vec![Value::Str(args.payment_request), opt(args.receipt)];
+        let values = vec![
+            ("paymentRequest", Value::Str(args.payment_request)),
+            ("receipt", opt(args.receipt)),
+        ];
         let options = signal_only(CallOptions {
             signal: args.signal,
         });
@@ -162,7 +171,7 @@ impl<T: Transport> MerchantClient<T> {
         payment_request: &str,
         options: CallOptions,
     ) -> Result<bool, Error> {
-        let values = vec![Value::Str(payment_request.to_owned())];
+        let values = vec![("paymentRequest", Value::Str(payment_request.to_owned()))];
         self.execute_typed(self.prepare(&MARK_WITHDRAWAL_AS_RECEIVED, values, signal_only(options)))
             .await
     }
@@ -173,7 +182,7 @@ impl<T: Transport> MerchantClient<T> {
         payment_request: &str,
         options: CallOptions,
     ) -> Result<bool, Error> {
-        let values = vec![Value::Str(payment_request.to_owned())];
+        let values = vec![("paymentRequest", Value::Str(payment_request.to_owned()))];
         self.execute_typed(self.prepare(&CANCEL_DEPOSIT, values, signal_only(options)))
             .await
     }

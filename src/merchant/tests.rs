@@ -245,12 +245,36 @@ fn operations_of_the_other_endpoint_are_refused() {
         (e.code, e.field.as_deref()),
         (Code::InvalidInput, Some("operation"))
     );
-    // A wrong number of values is refused too, naming the arguments.
+    // A missing value is refused naming its argument; a value under another name, naming
+    // that name.
     let e = c
         .prepare(&MARKET_RATE, vec![], FieldOptions::default())
         .err()
         .unwrap();
-    assert_eq!(e.field.as_deref(), Some("arguments"));
+    assert_eq!(e.field.as_deref(), Some("countryCode"));
+    let e = c
+        .prepare(
+            &MARKET_RATE,
+            vec![("country", crate::operations::Value::Str("NG".into()))],
+            FieldOptions::default(),
+        )
+        .err()
+        .unwrap();
+    assert_eq!(e.field.as_deref(), Some("country"));
+    assert!(
+        e.message.contains("not an argument of marketRate"),
+        "{}",
+        e.message
+    );
+    let twice = vec![
+        ("countryCode", crate::operations::Value::Str("NG".into())),
+        ("countryCode", crate::operations::Value::Str("KE".into())),
+    ];
+    let e = c
+        .prepare(&MARKET_RATE, twice, FieldOptions::default())
+        .err()
+        .unwrap();
+    assert_eq!(e.field.as_deref(), Some("countryCode"));
     assert_eq!(c.transport().sent(), 0);
 }
 
@@ -714,4 +738,55 @@ fn direct_ramp_reads_are_retried_and_mutations_sent_once() {
     .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("phoneNumber"));
     assert_eq!(c.transport().sent(), 0);
+}
+
+/// `customers()`: every page of `merchantCustomers`, each after the last one's `endCursor`,
+/// fetched as the iteration needs it; the stream ends after the last page.
+#[test]
+fn customers_walk_the_connection_page_by_page() {
+    use crate::types::{CustomersArgs, MerchantCustomersArgs};
+    let c = client(SECRET);
+    let page = |ids: &[&str], end: &str, more: bool| {
+        let nodes: Vec<_> = ids
+            .iter()
+            .map(|i| json!({"id": i, "email": format!("{i}@x.co")}))
+            .collect();
+        json!({"data": {"account": {"merchantCustomers": {"nodes": nodes,
+            "pageInfo": {"endCursor": end, "hasNextPage": more}}}}})
+        .to_string()
+    };
+    c.transport()
+        .http(200, &page(&["a", "b"], "c1", true))
+        .http(200, &page(&["c"], "c2", false));
+    let mut customers = c.customers(CustomersArgs::default()).unwrap();
+    let mut ids = vec![];
+    while let Some(customer) = block_on(customers.next()).unwrap() {
+        ids.push(customer.id.unwrap());
+        // The second page is asked for only once the first is handed out.
+        assert_eq!(c.transport().sent(), if ids.len() < 3 { 1 } else { 2 });
+    }
+    assert_eq!(ids, ["a", "b", "c"]);
+    assert_eq!(c.transport().sent(), 2);
+    let second = c.transport().request(1).json();
+    assert_eq!(second["variables"], json!({"after": "c1"}));
+    assert_eq!(second["operationName"], "MerchantCustomers");
+    // One page, typed.
+    c.transport().http(200, &page(&["d"], "c9", true));
+    let one = block_on(c.merchant_customers(MerchantCustomersArgs::default())).unwrap();
+    assert_eq!(one.nodes[0].email.as_deref(), Some("d@x.co"));
+    assert_eq!(
+        (
+            one.page_info.end_cursor.as_deref(),
+            one.page_info.has_next_page
+        ),
+        (Some("c9"), true)
+    );
+    // A bad selection is refused before anything is sent.
+    let e = c
+        .customers(CustomersArgs {
+            fields: Some(vec![]),
+            signal: None,
+        })
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("fields"));
 }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::error::Code;
 use crate::graphql::is_read_only;
-use crate::testing::mutations;
+use crate::testing::{mutations, VariablesInOrder};
 use crate::types::PaymentMethodFieldInput;
 
 #[test]
@@ -115,6 +115,7 @@ fn expected_shapes_follow_the_return_types() {
         Expect::Boolean(f) => ("boolean", f),
         Expect::List(f) => ("list", f),
         Expect::Page(f) => ("page", f),
+        Expect::Connection(p, _) => ("connection", p),
     };
     assert_eq!(shape(&PROFILE), ("object", "profile"));
     assert_eq!(shape(&ORDER_HISTORY), ("page", "orderHistory"));
@@ -205,7 +206,7 @@ confirmTransaction(paymentRequest: $paymentRequest, transactionHash: $transactio
     ] {
         assert_eq!(
             CONFIRM_TRANSACTION
-                .variables(vec![s(" mpr_1 "), s(hash)])
+                .variables_in_order(vec![s(" mpr_1 "), s(hash)])
                 .unwrap(),
             vec![("paymentRequest", s("mpr_1")), ("transactionHash", s(hash))],
             "{hash}"
@@ -245,7 +246,7 @@ confirmTransaction(paymentRequest: $paymentRequest, transactionHash: $transactio
     ];
     for (values, field) in refusals {
         let shown = format!("{values:?}");
-        let e = CONFIRM_TRANSACTION.variables(values).unwrap_err();
+        let e = CONFIRM_TRANSACTION.variables_in_order(values).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_deref()),
             (Code::InvalidInput, Some(field)),
@@ -293,7 +294,12 @@ $paymentRequest) }"
             "initiateRampQuoteWithdrawal",
             "markDepositAsPaid",
             "markWithdrawalAsReceived",
-            "cancelDeposit"
+            "cancelDeposit",
+            "onchainWithdrawal",
+            "merchantCustomers",
+            "merchantCustomer",
+            "requestVirtualBankAccount",
+            "virtualBankAccount"
         ]
     );
     let s = |v: &str| Value::Str(v.into());
@@ -315,7 +321,7 @@ $paymentRequest) }"
         ]
     };
     assert_eq!(
-        INITIATE_HOSTED_PAYMENT.variables(good()).unwrap(),
+        INITIATE_HOSTED_PAYMENT.variables_in_order(good()).unwrap(),
         vec![
             ("amount", s("25000.00")),
             ("currency", s("local_currency")),
@@ -336,7 +342,13 @@ $paymentRequest) }"
     for i in [1, 8, 9] {
         minimal[i] = n();
     }
-    assert_eq!(INITIATE_HOSTED_PAYMENT.variables(minimal).unwrap().len(), 7);
+    assert_eq!(
+        INITIATE_HOSTED_PAYMENT
+            .variables_in_order(minimal)
+            .unwrap()
+            .len(),
+        7
+    );
     let with = |i: usize, v: Value| {
         let mut values = good();
         values[i] = v;
@@ -367,14 +379,18 @@ $paymentRequest) }"
         (with(9, s("{}")), "metadata"),
     ] {
         let shown = format!("{values:?}");
-        let e = INITIATE_HOSTED_PAYMENT.variables(values).unwrap_err();
+        let e = INITIATE_HOSTED_PAYMENT
+            .variables_in_order(values)
+            .unwrap_err();
         assert_eq!(
             (e.code, e.field.as_deref()),
             (Code::InvalidInput, Some(field)),
             "{shown}"
         );
     }
-    let e = CANCEL_HOSTED_PAYMENT.variables(vec![s(" ")]).unwrap_err();
+    let e = CANCEL_HOSTED_PAYMENT
+        .variables_in_order(vec![s(" ")])
+        .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("paymentRequest"));
 }
 
@@ -391,7 +407,7 @@ metadata: $metadata) { id status } }"
     let n = || Value::Null;
     assert_eq!(
         WITHDRAW_ONCHAIN
-            .variables(vec![s(" 0xabc "), s("150.00"), s(" CELO "), n()])
+            .variables_in_order(vec![s(" 0xabc "), s("150.00"), s(" CELO "), n()])
             .unwrap(),
         vec![
             ("address", s("0xabc")),
@@ -416,8 +432,102 @@ metadata: $metadata) { id status } }"
         ),
     ] {
         let shown = format!("{values:?}");
-        let e = WITHDRAW_ONCHAIN.variables(values).unwrap_err();
+        let e = WITHDRAW_ONCHAIN.variables_in_order(values).unwrap_err();
         assert_eq!(e.field.as_deref(), Some(field), "{shown}");
+    }
+}
+
+/// The customers, onchain withdrawal and virtual bank account operations: secret key,
+/// merchant endpoint; the reads retried, `requestVirtualBankAccount` (it charges a fee) sent
+/// once; `merchantCustomers` under `account`, a connection; every argument checked.
+#[test]
+fn customer_and_account_declarations_and_their_checks() {
+    use crate::graphql::Expect;
+    let doc = |q: &Operation| q.document(q.fields);
+    assert_eq!(
+        doc(&ONCHAIN_WITHDRAWAL),
+        "query OnchainWithdrawal($id: ID!) { onchainWithdrawal(id: $id) { quantity symbol network \
+address txhash txhashUrl fee status createdAt } }"
+    );
+    assert_eq!(
+        doc(&MERCHANT_CUSTOMERS),
+        "query MerchantCustomers($after: String) { account { merchantCustomers(after: $after) { \
+nodes { id email firstName lastName } pageInfo { endCursor hasNextPage } } } }"
+    );
+    assert_eq!(
+        MERCHANT_CUSTOMERS.document("email"),
+        "query MerchantCustomers($after: String) { account { merchantCustomers(after: $after) { \
+nodes { email } pageInfo { endCursor hasNextPage } } } }"
+    );
+    assert_eq!(
+        doc(&MERCHANT_CUSTOMER),
+        "query MerchantCustomer($email: String!) { merchantCustomer(email: $email) { id email \
+firstName lastName } }"
+    );
+    assert_eq!(
+        doc(&REQUEST_VIRTUAL_BANK_ACCOUNT),
+        "mutation RequestVirtualBankAccount($customer: ID!) { requestVirtualBankAccount(customer: \
+$customer) { id status } }"
+    );
+    assert_eq!(
+        doc(&VIRTUAL_BANK_ACCOUNT),
+        "query VirtualBankAccount($id: ID!) { virtualBankAccount(id: $id) { id accountName \
+accountNumber bankName city country line1 postalCode state routingNumber status createdAt } }"
+    );
+    for op in [
+        &ONCHAIN_WITHDRAWAL,
+        &MERCHANT_CUSTOMERS,
+        &MERCHANT_CUSTOMER,
+        &REQUEST_VIRTUAL_BANK_ACCOUNT,
+        &VIRTUAL_BANK_ACCOUNT,
+    ] {
+        assert!(
+            op.secret_key && op.endpoint == Endpoint::Merchant,
+            "{}",
+            op.name
+        );
+        assert_eq!(
+            op.retryable(),
+            op.name != "RequestVirtualBankAccount",
+            "{}",
+            op.name
+        );
+    }
+    assert_eq!(
+        MERCHANT_CUSTOMERS.expect(),
+        Expect::Connection("account", "merchantCustomers")
+    );
+    assert_eq!(
+        ONCHAIN_WITHDRAWAL.expect(),
+        Expect::ObjectOrNull("onchainWithdrawal")
+    );
+    assert_eq!(
+        REQUEST_VIRTUAL_BANK_ACCOUNT.expect(),
+        Expect::Object("requestVirtualBankAccount")
+    );
+    let s = |v: &str| Value::Str(v.into());
+    assert_eq!(
+        ONCHAIN_WITHDRAWAL.variables([("id", s(" ow_1 "))]).unwrap(),
+        vec![("id", s("ow_1"))]
+    );
+    // A cursor is sent exactly as given; absent, the first page.
+    assert_eq!(
+        MERCHANT_CUSTOMERS
+            .variables([("after", s(" c=1 "))])
+            .unwrap(),
+        vec![("after", s(" c=1 "))]
+    );
+    assert_eq!(MERCHANT_CUSTOMERS.variables([]).unwrap(), vec![]);
+    for (op, name, value) in [
+        (&ONCHAIN_WITHDRAWAL, "id", s(" ")),
+        (&MERCHANT_CUSTOMERS, "after", s("  ")),
+        (&MERCHANT_CUSTOMER, "email", s("not-an-email")),
+        (&MERCHANT_CUSTOMER, "email", Value::Null),
+        (&REQUEST_VIRTUAL_BANK_ACCOUNT, "customer", s("")),
+        (&VIRTUAL_BANK_ACCOUNT, "id", Value::Int(3)),
+    ] {
+        let e = op.variables([(name, value)]).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(name), "{}", op.name);
     }
 }
 
@@ -681,12 +791,17 @@ $paymentRequest) }"
         ),
     ];
     for (op, good, sent, bad) in cases {
-        assert_eq!(op.variables(good.clone()).unwrap(), sent, "{}", op.name);
+        assert_eq!(
+            op.variables_in_order(good.clone()).unwrap(),
+            sent,
+            "{}",
+            op.name
+        );
         for (i, value, field) in bad {
             let mut values = good.clone();
             values[i] = value;
             let shown = format!("{}: {values:?}", op.name);
-            let e = op.variables(values).unwrap_err();
+            let e = op.variables_in_order(values).unwrap_err();
             assert_eq!(
                 (e.code, e.field.as_deref()),
                 (Code::InvalidInput, Some(field)),
@@ -697,13 +812,13 @@ $paymentRequest) }"
     // Optional arguments left out are not sent.
     assert_eq!(
         INITIATE_RAMP_QUOTE_DEPOSIT
-            .variables(vec![s("rq_1"), n(), n(), n(), n()])
+            .variables_in_order(vec![s("rq_1"), n(), n(), n(), n()])
             .unwrap(),
         vec![("rampQuote", s("rq_1"))]
     );
     assert_eq!(
         RAMP_QUOTE
-            .variables(vec![s("c"), s("1"), s("local_currency"), n(), s("m"), n()])
+            .variables_in_order(vec![s("c"), s("1"), s("local_currency"), n(), s("m"), n()])
             .unwrap()
             .len(),
         4
@@ -716,13 +831,13 @@ fn mutation_values_are_checked() {
     let n = || Value::Null;
     assert_eq!(
         ACCEPT_WITHDRAWAL
-            .variables(vec![s(" p2p_000001 ")])
+            .variables_in_order(vec![s(" p2p_000001 ")])
             .unwrap(),
         vec![("p2pPayment", s("p2p_000001"))]
     );
     assert_eq!(
         MARK_WITHDRAWAL_AS_PAID
-            .variables(vec![s("p2p_1"), s("pm_1"), n()])
+            .variables_in_order(vec![s("p2p_1"), s("pm_1"), n()])
             .unwrap(),
         vec![("p2pPayment", s("p2p_1")), ("paymentMethod", s("pm_1"))]
     );
@@ -735,7 +850,7 @@ fn mutation_values_are_checked() {
     ] {
         assert_eq!(
             MARK_WITHDRAWAL_AS_PAID
-                .variables(vec![s("p2p_1"), s("pm_1"), s(receipt)])
+                .variables_in_order(vec![s("p2p_1"), s("pm_1"), s(receipt)])
                 .unwrap()[2],
             ("receipt", s(receipt))
         );
@@ -743,13 +858,13 @@ fn mutation_values_are_checked() {
     // Decimals are sent exactly as given; unset members are left out.
     assert_eq!(
         UPDATE_RATES
-            .variables(vec![n(), s("1.50"), s("0"), n()])
+            .variables_in_order(vec![n(), s("1.50"), s("0"), n()])
             .unwrap(),
         vec![("depositMargin", s("1.50")), ("withdrawalRate", s("0"))]
     );
     assert_eq!(
         UPDATE_PAYMENT_METHOD_LIQUIDITY
-            .variables(vec![n(), s("mpesa"), s("250000.00")])
+            .variables_in_order(vec![n(), s("mpesa"), s("250000.00")])
             .unwrap(),
         vec![
             ("paymentMethodType", s("mpesa")),
@@ -851,7 +966,7 @@ fn mutation_values_are_checked() {
     ];
     for (op, values, field) in refusals {
         let shown = format!("{values:?}");
-        let e = op.variables(values).unwrap_err();
+        let e = op.variables_in_order(values).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_deref()),
             (Code::InvalidInput, Some(field)),
@@ -867,27 +982,31 @@ fn mutation_values_are_checked() {
 fn values_are_checked_and_normalised() {
     let s = |v: &str| Value::Str(v.into());
     assert_eq!(
-        WITHDRAWAL_INFO.variables(vec![s("  USDC ")]).unwrap(),
+        WITHDRAWAL_INFO
+            .variables_in_order(vec![s("  USDC ")])
+            .unwrap(),
         vec![("symbol", s("USDC"))]
     );
     assert_eq!(
-        PAYMENT_METHOD_TYPES.variables(vec![s(" 2 ")]).unwrap(),
+        PAYMENT_METHOD_TYPES
+            .variables_in_order(vec![s(" 2 ")])
+            .unwrap(),
         vec![("country", s("2"))]
     );
     assert_eq!(
-        MARKET_RATE.variables(vec![s("ng")]).unwrap(),
+        MARKET_RATE.variables_in_order(vec![s("ng")]).unwrap(),
         vec![("countryCode", s("NG"))]
     );
     assert_eq!(
         MERCHANT_PAYMENT_REQUEST
-            .variables(vec![s(" REF ")])
+            .variables_in_order(vec![s(" REF ")])
             .unwrap(),
         vec![("reference", s(" REF "))]
     );
     // Unset and empty optional arguments are left out.
     assert_eq!(
         ORDER_HISTORY
-            .variables(vec![
+            .variables_in_order(vec![
                 Value::Int(3),
                 Value::Null,
                 Value::Filter(OrderHistoryFilter::default())
@@ -901,7 +1020,7 @@ fn values_are_checked_and_normalised() {
     };
     assert_eq!(
         ORDER_HISTORY
-            .variables(vec![
+            .variables_in_order(vec![
                 Value::Int(1),
                 Value::Int(50),
                 Value::Filter(f.clone())
@@ -947,10 +1066,8 @@ fn values_are_checked_and_normalised() {
             ],
             "filter.dateFrom",
         ),
-        (&PROFILE, vec![s("x")], "arguments"),
-        (&MARKET_RATE, vec![], "arguments"),
     ] {
-        let e = op.variables(values).unwrap_err();
+        let e = op.variables_in_order(values).unwrap_err();
         assert_eq!(
             (e.code, e.field.as_deref()),
             (Code::InvalidInput, Some(field)),
@@ -963,12 +1080,40 @@ fn values_are_checked_and_normalised() {
         "country"
     );
     assert!(PAYMENT_METHOD_TYPES.arg("country").is_none());
+    // Values travel by name: a name that is not an argument, or one given twice, is refused
+    // naming it; a required argument left out is refused naming it.
+    let e = PROFILE.variables([("x", s("x"))]).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("x"));
+    let e = MARKET_RATE.variables([]).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("countryCode"));
+    let e = PAYMENT_METHOD_TYPES
+        .variables([("country", s("2"))])
+        .unwrap_err();
+    assert_eq!(
+        e.field.as_deref(),
+        Some("country"),
+        "the caller's name is countryId"
+    );
+    let e = WITHDRAWAL_INFO
+        .variables([("symbol", s("USDC")), ("symbol", s("ETH"))])
+        .unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("symbol"));
+    // The order the names come in does not matter.
+    assert_eq!(
+        ORDER_HISTORY
+            .variables([("perPage", Value::Int(5)), ("page", Value::Int(2))])
+            .unwrap(),
+        vec![("page", Value::Int(2)), ("perPage", Value::Int(5))]
+    );
 }
 
 mod conformance;
 
 /// The Rust shell has a method for every declaration: each operation's method, called with
-/// valid arguments over a fake transport, sends exactly that operation. A declaration whose
+/// valid arguments over a fake transport, sends exactly that operation, with each value under
+/// its own argument's name: every argument of a method gets a value of its own, and the
+/// variables sent are compared, by name, with what this table says (so swapping two
+/// arguments in a method, `first_name` for `last_name`, fails here). A declaration whose
 /// method is missing here fails (add the method to `BotClient` / `MerchantClient`, then here).
 #[test]
 fn every_operation_has_a_method_in_the_rust_shell() {
@@ -976,6 +1121,7 @@ fn every_operation_has_a_method_in_the_rust_shell() {
     use crate::types::*;
     use crate::{BotClient, BotOptions, ClientOptions, MerchantClient, MerchantOptions};
     use futures::executor::block_on;
+    use serde_json::json;
 
     let client = ClientOptions {
         endpoint: Some("https://settlement.invalid/graphql".into()),
@@ -993,152 +1139,292 @@ fn every_operation_has_a_method_in_the_rust_shell() {
     .unwrap();
     let f = FieldOptions::default;
     let c = CallOptions::default;
+    let hash = format!("0x{}", "ab".repeat(32));
     for op in ALL {
         // Each attempt fails (the fake has no replies): only the request sent matters here.
-        block_on(async {
-            let _ = match op.method {
-                "profile" => bot.profile(f()).await.map(drop),
-                "orderHistory" => bot
-                    .order_history(OrderHistoryArgs {
-                        page: 1,
+        let expected = block_on(async {
+            match op.method {
+                "profile" => (bot.profile(f()).await.map(drop), json!({})),
+                "orderHistory" => (
+                    bot.order_history(OrderHistoryArgs {
+                        page: 2,
+                        per_page: Some(7),
                         ..Default::default()
                     })
                     .await
                     .map(drop),
-                "withdrawalInfo" => bot.withdrawal_info("USDC", f()).await.map(drop),
-                "acceptWithdrawal" => bot.accept_withdrawal("p1", c()).await.map(drop),
-                "cancelWithdrawal" => bot.cancel_withdrawal("p1", c()).await.map(drop),
-                "markDepositAsReceived" => bot.mark_deposit_as_received("p1", c()).await.map(drop),
-                "markWithdrawalAsPaid" => bot
-                    .mark_withdrawal_as_paid(MarkWithdrawalAsPaidArgs {
+                    json!({"page": 2, "perPage": 7}),
+                ),
+                "withdrawalInfo" => (
+                    bot.withdrawal_info("USDC", f()).await.map(drop),
+                    json!({"symbol": "USDC"}),
+                ),
+                "acceptWithdrawal" => (
+                    bot.accept_withdrawal("p1", c()).await.map(drop),
+                    json!({"p2pPayment": "p1"}),
+                ),
+                "cancelWithdrawal" => (
+                    bot.cancel_withdrawal("p2", c()).await.map(drop),
+                    json!({"p2pPayment": "p2"}),
+                ),
+                "markDepositAsReceived" => (
+                    bot.mark_deposit_as_received("p3", c()).await.map(drop),
+                    json!({"p2pPayment": "p3"}),
+                ),
+                "markWithdrawalAsPaid" => (
+                    bot.mark_withdrawal_as_paid(MarkWithdrawalAsPaidArgs {
                         p2p_payment: "p1".into(),
                         payment_method: "m1".into(),
+                        receipt: Some("https://r.example/1".into()),
                         ..Default::default()
                     })
                     .await
                     .map(drop),
-                "updateRates" => bot
-                    .update_rates(UpdateRatesArgs {
-                        deposit_rate: Some("1.5".into()),
+                    json!({"p2pPayment": "p1", "paymentMethod": "m1",
+                           "receipt": "https://r.example/1"}),
+                ),
+                "updateRates" => (
+                    bot.update_rates(UpdateRatesArgs {
+                        deposit_rate: Some("1.1".into()),
+                        deposit_margin: Some("1.2".into()),
+                        withdrawal_rate: Some("1.3".into()),
+                        withdrawal_margin: Some("1.4".into()),
                         ..Default::default()
                     })
                     .await
                     .map(drop),
-                "updatePaymentMethodLiquidity" => bot
-                    .update_payment_method_liquidity(UpdateLiquidityArgs {
+                    json!({"depositRate": "1.1", "depositMargin": "1.2",
+                           "withdrawalRate": "1.3", "withdrawalMargin": "1.4"}),
+                ),
+                "updatePaymentMethodLiquidity" => (
+                    bot.update_payment_method_liquidity(UpdateLiquidityArgs {
                         payment_method: Some("m1".into()),
                         amount_local: "1.00".into(),
                         ..Default::default()
                     })
                     .await
                     .map(drop),
-                "account" => merchant.account(f()).await.map(drop),
-                "availableCountries" => merchant.available_countries(f()).await.map(drop),
-                "paymentMethodTypes" => merchant.payment_method_types("c1", f()).await.map(drop),
-                "marketRate" => merchant.market_rate("NG", f()).await.map(drop),
-                "rampLimits" => merchant.ramp_limits(f()).await.map(drop),
-                "rampableAssets" => merchant.rampable_assets(f()).await.map(drop),
-                "paymentRequest" => merchant.payment_request("ref-1", f()).await.map(drop),
-                "initiateHostedPayment" => merchant
-                    .initiate_hosted_payment(InitiateHostedPaymentArgs {
-                        amount: "25000.00".into(),
-                        country_code: "NG".into(),
-                        email: "ada@example.com".into(),
-                        payment_type: "deposit".into(),
-                        reference: "order-1".into(),
-                        first_name: "Ada".into(),
-                        last_name: "Obi".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "cancelHostedPayment" => {
-                    merchant.cancel_hosted_payment("mpr_1", c()).await.map(drop)
+                    json!({"paymentMethod": "m1", "amountLocal": "1.00"}),
+                ),
+                "account" => (merchant.account(f()).await.map(drop), json!({})),
+                "availableCountries" => {
+                    (merchant.available_countries(f()).await.map(drop), json!({}))
                 }
-                "withdrawOnchain" => merchant
-                    .withdraw_onchain(WithdrawOnchainArgs {
-                        address: "0xabc".into(),
-                        amount_usd: "1.00".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "rampQuote" => merchant
-                    .ramp_quote(RampQuoteArgs {
-                        customer: "cus_1".into(),
-                        amount: "100".into(),
-                        currency: "usd".into(),
-                        payment_method_type: "bank_transfer".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "refreshRampQuote" => merchant
-                    .refresh_ramp_quote(RefreshRampQuoteArgs {
-                        ramp_quote: "rq_1".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "createCustomer" => merchant
-                    .create_customer(CreateCustomerArgs {
-                        email: "ada@example.com".into(),
-                        first_name: "Ada".into(),
-                        last_name: "Obi".into(),
-                        country: "c_ng".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "addPaymentMethod" => merchant
-                    .add_payment_method(AddPaymentMethodArgs {
-                        customer: "cus_1".into(),
-                        payment_method_type: "bank_transfer".into(),
-                        field_values: vec![PaymentMethodFieldInput {
-                            identifier: "accountNumber".into(),
-                            value: "0123".into(),
-                        }],
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "initiateRampQuoteDeposit" => merchant
-                    .initiate_ramp_quote_deposit(InitiateRampQuoteDepositArgs {
-                        ramp_quote: "rq_1".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "initiateRampQuoteWithdrawal" => merchant
-                    .initiate_ramp_quote_withdrawal(InitiateRampQuoteWithdrawalArgs {
-                        ramp_quote: "rq_1".into(),
-                        payment_method: "pm_1".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "markDepositAsPaid" => merchant
-                    .mark_deposit_as_paid(MarkDepositAsPaidArgs {
-                        payment_request: "rpr_1".into(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
-                "markWithdrawalAsReceived" => merchant
-                    .mark_withdrawal_as_received("rpr_1", c())
-                    .await
-                    .map(drop),
-                "cancelDeposit" => merchant.cancel_deposit("rpr_1", c()).await.map(drop),
-                "confirmTransaction" => merchant
-                    .confirm_transaction(ConfirmTransactionArgs {
-                        payment_request: "mpr_1".into(),
-                        transaction_hash: format!("0x{}", "ab".repeat(32)),
-                        ..Default::default()
-                    })
-                    .await
-                    .map(drop),
+                "paymentMethodTypes" => (
+                    merchant.payment_method_types("c1", f()).await.map(drop),
+                    json!({"country": "c1"}),
+                ),
+                "marketRate" => (
+                    merchant.market_rate("NG", f()).await.map(drop),
+                    json!({"countryCode": "NG"}),
+                ),
+                "rampLimits" => (merchant.ramp_limits(f()).await.map(drop), json!({})),
+                "rampableAssets" => (merchant.rampable_assets(f()).await.map(drop), json!({})),
+                "paymentRequest" => (
+                    merchant.payment_request("ref-1", f()).await.map(drop),
+                    json!({"reference": "ref-1"}),
+                ),
+                "initiateHostedPayment" => (
+                    merchant
+                        .initiate_hosted_payment(InitiateHostedPaymentArgs {
+                            amount: "25000.00".into(),
+                            currency: Some("local_currency".into()),
+                            country_code: "NG".into(),
+                            email: "ada@example.com".into(),
+                            payment_type: "deposit".into(),
+                            reference: "order-1".into(),
+                            first_name: "Ada".into(),
+                            last_name: "Obi".into(),
+                            redirect_url: Some("https://shop.example/done".into()),
+                            metadata: Some(json!({"k": 1})),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"amount": "25000.00", "currency": "local_currency", "countryCode": "NG",
+                           "email": "ada@example.com", "paymentType": "deposit",
+                           "reference": "order-1", "firstName": "Ada", "lastName": "Obi",
+                           "redirectUrl": "https://shop.example/done", "metadata": {"k": 1}}),
+                ),
+                "cancelHostedPayment" => (
+                    merchant.cancel_hosted_payment("mpr_1", c()).await.map(drop),
+                    json!({"paymentRequest": "mpr_1"}),
+                ),
+                "withdrawOnchain" => (
+                    merchant
+                        .withdraw_onchain(WithdrawOnchainArgs {
+                            address: "0xabc".into(),
+                            amount_usd: "10.00".into(),
+                            network: Some("CELO".into()),
+                            metadata: Some(json!({"k": 2})),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"address": "0xabc", "amountUsd": "10.00", "network": "CELO",
+                           "metadata": {"k": 2}}),
+                ),
+                "onchainWithdrawal" => (
+                    merchant.onchain_withdrawal("ow_1", f()).await.map(drop),
+                    json!({"id": "ow_1"}),
+                ),
+                "merchantCustomers" => (
+                    merchant
+                        .merchant_customers(MerchantCustomersArgs {
+                            after: Some("cur_1".into()),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"after": "cur_1"}),
+                ),
+                "merchantCustomer" => (
+                    merchant
+                        .merchant_customer("ada@example.com", f())
+                        .await
+                        .map(drop),
+                    json!({"email": "ada@example.com"}),
+                ),
+                "requestVirtualBankAccount" => (
+                    merchant
+                        .request_virtual_bank_account("cus_1", f())
+                        .await
+                        .map(drop),
+                    json!({"customer": "cus_1"}),
+                ),
+                "virtualBankAccount" => (
+                    merchant.virtual_bank_account("vba_1", f()).await.map(drop),
+                    json!({"id": "vba_1"}),
+                ),
+                "rampQuote" => (
+                    merchant
+                        .ramp_quote(RampQuoteArgs {
+                            customer: "cus_1".into(),
+                            amount: "100".into(),
+                            currency: "usd".into(),
+                            payment_type: Some("withdrawal".into()),
+                            payment_method_type: "bank_transfer".into(),
+                            country: Some("NG".into()),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"customer": "cus_1", "amount": "100", "currency": "usd",
+                           "paymentType": "withdrawal", "paymentMethodType": "bank_transfer",
+                           "country": "NG"}),
+                ),
+                "refreshRampQuote" => (
+                    merchant
+                        .refresh_ramp_quote(RefreshRampQuoteArgs {
+                            ramp_quote: "rq_1".into(),
+                            amount: Some("5".into()),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"rampQuote": "rq_1", "amount": "5"}),
+                ),
+                "createCustomer" => (
+                    merchant
+                        .create_customer(CreateCustomerArgs {
+                            email: "ada@example.com".into(),
+                            first_name: "Ada".into(),
+                            last_name: "Obi".into(),
+                            country: "c_ng".into(),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"email": "ada@example.com", "firstName": "Ada", "lastName": "Obi",
+                           "country": "c_ng"}),
+                ),
+                "addPaymentMethod" => (
+                    merchant
+                        .add_payment_method(AddPaymentMethodArgs {
+                            customer: "cus_1".into(),
+                            payment_method_type: "bank_transfer".into(),
+                            field_values: vec![PaymentMethodFieldInput {
+                                identifier: "accountNumber".into(),
+                                value: "0123".into(),
+                            }],
+                            ownership: Some("first_party".into()),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"customer": "cus_1", "paymentMethodType": "bank_transfer",
+                           "fields": [{"identifier": "accountNumber", "value": "0123"}],
+                           "ownership": "first_party"}),
+                ),
+                "initiateRampQuoteDeposit" => (
+                    merchant
+                        .initiate_ramp_quote_deposit(InitiateRampQuoteDepositArgs {
+                            ramp_quote: "rq_1".into(),
+                            reference: Some("dep-1".into()),
+                            phone_number: Some("+254712345678".into()),
+                            bank_account_number: Some("0123456789".into()),
+                            onchain_transfer_info: Some(OnchainTransferInfo {
+                                address: "0x1".into(),
+                                cryptocurrency: "usd_tether".into(),
+                                network: "celo".into(),
+                            }),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"rampQuote": "rq_1", "reference": "dep-1",
+                           "phoneNumber": "+254712345678", "bankAccountNumber": "0123456789",
+                           "onchainTransferInfo": {"address": "0x1",
+                               "cryptocurrency": "usd_tether", "network": "celo"}}),
+                ),
+                "initiateRampQuoteWithdrawal" => (
+                    merchant
+                        .initiate_ramp_quote_withdrawal(InitiateRampQuoteWithdrawalArgs {
+                            ramp_quote: "rq_1".into(),
+                            payment_method: "pm_1".into(),
+                            reference: Some("wd-1".into()),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"rampQuote": "rq_1", "paymentMethod": "pm_1", "reference": "wd-1"}),
+                ),
+                "markDepositAsPaid" => (
+                    merchant
+                        .mark_deposit_as_paid(MarkDepositAsPaidArgs {
+                            payment_request: "rpr_1".into(),
+                            receipt: Some("https://r.example/2".into()),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"paymentRequest": "rpr_1", "receipt": "https://r.example/2"}),
+                ),
+                "markWithdrawalAsReceived" => (
+                    merchant
+                        .mark_withdrawal_as_received("rpr_2", c())
+                        .await
+                        .map(drop),
+                    json!({"paymentRequest": "rpr_2"}),
+                ),
+                "cancelDeposit" => (
+                    merchant.cancel_deposit("rpr_3", c()).await.map(drop),
+                    json!({"paymentRequest": "rpr_3"}),
+                ),
+                "confirmTransaction" => (
+                    merchant
+                        .confirm_transaction(ConfirmTransactionArgs {
+                            payment_request: "mpr_1".into(),
+                            transaction_hash: hash.clone(),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(drop),
+                    json!({"paymentRequest": "mpr_1", "transactionHash": hash}),
+                ),
                 other => panic!("{}: no Rust method {other} in this test's table", op.name),
-            };
+            }
+            .1
         });
         let transport = match op.endpoint {
             Endpoint::Bot => bot.transport(),
@@ -1146,13 +1432,40 @@ fn every_operation_has_a_method_in_the_rust_shell() {
         };
         let last = transport.request(transport.sent() - 1).json();
         assert_eq!(last["operationName"], op.name, "{}", op.method);
+        let sent = last
+            .get("variables")
+            .filter(|v| !v.is_null())
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        assert_eq!(sent, expected, "{}: the variables sent, by name", op.method);
     }
 }
 
-/// The TypeScript shell's method names, generated from the declarations: the npm classes
-/// `implements` these (`pkg-template/src/clients.ts`), so `tsc` fails the build when a
-/// declaration has no method there. This test fails when the generated file is stale;
-/// `UPDATE_GENERATED=1 cargo test` rewrites it.
+/// The npm method's TypeScript signature, from the declaration: its parameters (the one
+/// argument first when there is exactly one, then the options; the options are required when
+/// an argument among them is required or a rule applies) and its promise's type.
+fn typescript_signature(op: &Operation) -> String {
+    let required = op.args.iter().any(|a| a.ty.ends_with('!')) || op.rule != Rule::None;
+    let params = match op.args {
+        [] => format!("options?: {}", op.typescript_options()),
+        [arg] if op.parent.is_none() => {
+            format!(
+                "{}: string, options?: {}",
+                arg.caller,
+                op.typescript_options()
+            )
+        }
+        _ if required => format!("options: {}", op.typescript_options()),
+        _ => format!("options?: {}", op.typescript_options()),
+    };
+    format!("{}({params}): Promise<{}>;", op.method, op.result)
+}
+
+/// The TypeScript shell's method names and signatures, generated from the declarations: the
+/// npm classes are checked against them (`pkg-template/src/clients.ts`, `server.ts`), so
+/// `tsc` fails the build when a declaration has no method there, or when a method's
+/// parameters or result differ from what its declaration says. This test fails when the
+/// generated file is stale; `UPDATE_GENERATED=1 cargo test` rewrites it.
 #[test]
 fn typescript_method_names_are_current() {
     let names = |endpoint: Endpoint, secret_key: bool| {
@@ -1161,16 +1474,37 @@ fn typescript_method_names_are_current() {
             .map(|op| format!("\n  | {:?}", op.method))
             .collect::<String>()
     };
+    // The type names the signatures use, imported from the glue (derived from the Rust types).
+    let named: Vec<String> = ALL
+        .iter()
+        .flat_map(|op| [op.result.to_owned(), op.typescript_options()])
+        .collect();
+    let mut types: Vec<&str> = named
+        .iter()
+        .flat_map(|t| t.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|t| !t.is_empty() && !["null", "boolean", "string"].contains(t))
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    let imports: String = types.iter().map(|t| format!("\n  {t},")).collect();
+    let signatures: String = ALL
+        .iter()
+        .map(|op| format!("\n  {}", typescript_signature(op)))
+        .collect();
     let expected = format!(
         "// Generated from src/operations.rs by the native test \
 `typescript_method_names_are_current`;\n\
-// do not edit (UPDATE_GENERATED=1 cargo test rewrites it).\n\n\
+// do not edit (UPDATE_GENERATED=1 cargo test rewrites it).\n\
+import type {{{imports}\n}} from \"./glue/settlement_wasm.js\";\n\n\
 /** The methods of `BotClient` that run a built-in operation. */\n\
 export type BotMethod ={};\n\n\
 /** The methods of `MerchantClient` that run a built-in operation, in every entry. */\n\
 export type MerchantMethod ={};\n\n\
 /** The methods of `MerchantClient` that need the secret key: the server entries' only. */\n\
-export type ServerMerchantMethod ={};\n",
+export type ServerMerchantMethod ={};\n\n\
+/**\n * Each built-in operation's method as its declaration types it: its parameters and its\n\
+ * result. The classes are checked against these (`tsc` fails when a method differs).\n */\n\
+export interface MethodSignatures {{{signatures}\n}}\n",
         names(Endpoint::Bot, false),
         names(Endpoint::Merchant, false),
         names(Endpoint::Merchant, true)
@@ -1188,6 +1522,78 @@ export type ServerMerchantMethod ={};\n",
         "pkg-template/src/operations.ts is stale: run `UPDATE_GENERATED=1 cargo test` \
 (expected:\n{expected})"
     );
+}
+
+/// Every type a declaration names for TypeScript (`result`, `options`) is one the Rust types
+/// declare (tsify), by that name: a renamed Rust type, or a `result` that names no type,
+/// fails here (and `tsc` fails on the generated import).
+#[test]
+#[cfg(feature = "typescript")]
+fn declared_typescript_types_are_derived_from_rust_types() {
+    use crate::types::*;
+    use tsify::Tsify;
+    let decls = [
+        AgentProfile::DECL,
+        OrderHistoryPage::DECL,
+        WithdrawalInfo::DECL,
+        P2PPaymentMethod::DECL,
+        Account::DECL,
+        Country::DECL,
+        PaymentMethodType::DECL,
+        MarketRate::DECL,
+        RampLimits::DECL,
+        RampableAsset::DECL,
+        PaymentRequest::DECL,
+        OnchainWithdrawal::DECL,
+        RampQuote::DECL,
+        Customer::DECL,
+        CustomerPaymentMethod::DECL,
+        QuotePaymentRequest::DECL,
+        MerchantCustomer::DECL,
+        MerchantCustomerPage::DECL,
+        VirtualBankAccount::DECL,
+        FieldOptions::DECL,
+        CallOptions::DECL,
+        OrderHistoryArgs::DECL,
+        MarkWithdrawalAsPaidArgs::DECL,
+        UpdateRatesArgs::DECL,
+        UpdateLiquidityArgs::DECL,
+        ConfirmTransactionArgs::DECL,
+        InitiateHostedPaymentArgs::DECL,
+        WithdrawOnchainArgs::DECL,
+        RampQuoteArgs::DECL,
+        RefreshRampQuoteArgs::DECL,
+        CreateCustomerArgs::DECL,
+        AddPaymentMethodArgs::DECL,
+        InitiateRampQuoteDepositArgs::DECL,
+        InitiateRampQuoteWithdrawalArgs::DECL,
+        MarkDepositAsPaidArgs::DECL,
+        MerchantCustomersArgs::DECL,
+    ]
+    .join("\n");
+    // The `declare`d aliases of `FieldOptions` (one type, several names).
+    let aliases = [
+        "ProfileOptions",
+        "WithdrawalInfoOptions",
+        "MerchantCallOptions",
+    ];
+    let mut problems = vec![];
+    for op in ALL {
+        for t in [op.result.to_owned(), op.typescript_options()] {
+            for name in t.split(|c: char| !c.is_ascii_alphanumeric()) {
+                if name.is_empty() || ["null", "boolean", "string"].contains(&name) {
+                    continue;
+                }
+                let declared = decls.contains(&format!("interface {name} "))
+                    || decls.contains(&format!("type {name} "))
+                    || aliases.contains(&name);
+                if !declared {
+                    problems.push(format!("{}: {name} is not a derived type", op.method));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
 }
 
 /// The npm README's method tables are prose, so this checks them against the declarations:

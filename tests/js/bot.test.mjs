@@ -1,9 +1,9 @@
 // BotClient against the sandbox, in Node, through the package imported by name.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { BotClient, SettlementError } from "settlement-wasm";
+import { BotClient, MerchantClient, SettlementError, onchainRampUrl, listenForRampEvents } from "settlement-wasm";
 import {
-  SANDBOX_URL, AGENT_KEY, AGENT3_KEY, uniqueTag, requestsTagged, allOrders, serializeError, expectCode,
+  SANDBOX_URL, AGENT_KEY, AGENT3_KEY, MERCHANT_PUBLIC_KEY, uniqueTag, requestsTagged, allOrders, serializeError, expectCode,
   settledLog, fakeFetch, headerOf,
 } from "./helpers.mjs";
 
@@ -194,6 +194,33 @@ describe("orderHistory", () => {
       assert.equal(e.field, field, `field for ${JSON.stringify(args)}`);
     }
     assert.equal((await requestsTagged(tag)).length, 0, "no request was sent for any invalid input");
+  });
+  test("every options object refuses an unknown key, naming it (one rule for all)", async () => {
+    const tag = uniqueTag("unknownkeys");
+    const c = faulty("", tag);
+    const merchant = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_PUBLIC_KEY, headers: { "x-sandbox-tag": tag } });
+    const cases = [
+      [() => c.profile({ feilds: ["id"] }), "feilds"],
+      [() => c.withdrawalInfo("USDC", { field: ["symbol"] }), "field"],
+      [() => c.acceptWithdrawal("p2p_1", { singal: undefined }), "singal"],
+      [() => c.orders({ perpage: 5 }), "perpage"],
+      [() => c.watchOrders({ intervalMS: 5000 }), "intervalMS"],
+      [() => c.reconcile({ id: "a", orderId: "b" }, { fileds: ["id"] }), "fileds"],
+      [() => c.request("{ profile { id } }", null, { timeout: 1 }), "timeout"],
+      [() => merchant.availableCountries({ feilds: ["id"] }), "feilds"],
+      [() => merchant.marketRate("NG", { countryCode: "KE" }), "countryCode"],
+      [() => merchant.confirmUntilSettled({ paymentRequest: "p", transactionHash: `0x${"a".repeat(64)}`, interval: 1 }), "interval"],
+      [() => new BotClient({ baseUrl: SANDBOX_URL, apiKey: "k", timeout: 5 }), "timeout"],
+      [() => new BotClient({ baseUrl: SANDBOX_URL, apiKey: "k", dangerouslyAllowBrowser: true }), "dangerouslyAllowBrowser"],
+      [() => onchainRampUrl({ rampUrl: "https://ramp.example/x", key: "SBX-PUBK_demo1234", paymentType: "deposit", coin: "USDC", network: "CELO", adress: "0x1" }), "adress"],
+      [() => listenForRampEvents({ allowedOrigin: "https://ramp.example", onCryptoRequested() {}, target: { addEventListener() {}, removeEventListener() {} }, orign: "x" }), "orign"],
+    ];
+    for (const [call, field] of cases) {
+      const e = await expectCode(assert, SettlementError, call, "invalid_input");
+      assert.equal(e.field, field, e.message);
+      assert.match(e.message, /is not an option of this method/);
+    }
+    assert.equal((await requestsTagged(tag)).length, 0, "nothing was sent");
   });
   test("an unknown status name passes the client and reaches the server", async () => {
     const tag = uniqueTag("unknownstatus");

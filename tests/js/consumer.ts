@@ -18,6 +18,8 @@ import init, {
   type CustomerPaymentMethod, type AddPaymentMethodOptions, type PaymentMethodFieldInput,
   type OnchainTransferInfo, type PaymentMethodFieldValue, type QuotePaymentRequestStatus,
   type InitiateRampQuoteDepositOptions, type InitiateRampQuoteWithdrawalOptions, type MarkDepositAsPaidOptions, type QuotePaymentRequest,
+  type MerchantCustomer, type MerchantCustomerPage, type MerchantCustomersOptions, type CustomersOptions, type PageInfo,
+  type VirtualBankAccount, type OnchainWithdrawalStatus,
 } from "settlement-wasm";
 
 // Compile-time assertions.
@@ -76,6 +78,25 @@ type _received = Assert<Equal<Awaited<ReturnType<MerchantClient["markWithdrawalA
 type _receivedArg = Assert<Equal<Parameters<MerchantClient["markWithdrawalAsReceived"]>[0], string>>;
 type _cancelDeposit = Assert<Equal<Awaited<ReturnType<MerchantClient["cancelDeposit"]>>, boolean>>;
 type _rampAgent = Assert<Equal<QuotePaymentRequest["agent"], string | null>>;
+// Customers, an onchain withdrawal read back, virtual bank accounts (server entry).
+type _onchainRead = Assert<Equal<Awaited<ReturnType<MerchantClient["onchainWithdrawal"]>>, OnchainWithdrawal | null>>;
+type _onchainArg = Assert<Equal<Parameters<MerchantClient["onchainWithdrawal"]>[0], string>>;
+type _onchainStatus = Assert<Equal<OnchainWithdrawal["status"], OnchainWithdrawalStatus>>;
+type _onchainTx = Assert<Equal<OnchainWithdrawal["txhash"], string | null | undefined>>;
+type _customersPage = Assert<Equal<Awaited<ReturnType<MerchantClient["merchantCustomers"]>>, MerchantCustomerPage>>;
+type _customersPageOptions = Assert<Equal<Parameters<MerchantClient["merchantCustomers"]>[0], MerchantCustomersOptions | undefined>>;
+type _customersAfter = Assert<Equal<MerchantCustomersOptions["after"], string | undefined>>;
+type _pageInfo = Assert<Equal<MerchantCustomerPage["pageInfo"], PageInfo>>;
+type _endCursor = Assert<Equal<PageInfo["endCursor"], string | null>>;
+type _nodes = Assert<Equal<MerchantCustomerPage["nodes"], MerchantCustomer[] | null>>;
+type _customersIterator = Assert<Equal<ReturnType<MerchantClient["customers"]>, OrderIterator<MerchantCustomer>>>;
+type _customersYield = Assert<Equal<Yielded<ReturnType<MerchantClient["customers"]>>, MerchantCustomer>>;
+type _customersOptions = Assert<Equal<Parameters<MerchantClient["customers"]>[0], CustomersOptions | undefined>>;
+type _oneCustomer = Assert<Equal<Awaited<ReturnType<MerchantClient["merchantCustomer"]>>, MerchantCustomer | null>>;
+type _customerEmail = Assert<Equal<MerchantCustomer["email"], string>>;
+type _vbaRequest = Assert<Equal<Awaited<ReturnType<MerchantClient["requestVirtualBankAccount"]>>, VirtualBankAccount>>;
+type _vbaRead = Assert<Equal<Awaited<ReturnType<MerchantClient["virtualBankAccount"]>>, VirtualBankAccount | null>>;
+type _vbaRouting = Assert<Equal<VirtualBankAccount["routingNumber"], string | null | undefined>>;
 type _link = Assert<Equal<ReturnType<typeof onchainRampUrl>, string>>;
 type _amount = Assert<Equal<ReturnType<typeof parseAmount>, ParsedAmount>>;
 type _minor = Assert<Equal<ParsedAmount["minorUnits"], bigint>>;
@@ -101,7 +122,7 @@ type _watchOptions = Assert<Equal<Parameters<BotClient["watchOrders"]>[0], Watch
 type _watchYielded = Assert<Equal<Yielded<OrderWatch>, OrderWatchUpdate>>;
 type _watchRows = Assert<Equal<OrderWatchUpdate["rows"], P2PPayment[]>>;
 type _watchChanged = Assert<Equal<OrderWatchUpdate["changed"], OrderWatchChange<P2PPayment>[]>>;
-type _watchTotal = Assert<Equal<OrderWatchUpdate["total"], number>>;
+type _watchTotal = Assert<Equal<OrderWatchUpdate["total"], number | null>>;
 type _watchState = Assert<Equal<OrderWatchStatus["state"], "polling" | "paused" | "retrying" | "stopped">>;
 type _watchStatus = Assert<Equal<OrderWatch["status"], OrderWatchStatus>>;
 type _watchError = Assert<Equal<OrderWatchStatus["error"], SettlementError | undefined>>;

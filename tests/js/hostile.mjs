@@ -179,6 +179,21 @@ export function hostileCases(api) {
       slot(`merchant.${m}("p", h)`, (h) => merchant[m]("p", h));
     }
   }
+  // The customers, an onchain withdrawal read back, virtual bank accounts (server entry): the
+  // single-id methods and their options, merchantCustomers' and customers()' options.
+  if (typeof merchant.merchantCustomers === "function") {
+    for (const m of ["onchainWithdrawal", "merchantCustomer", "requestVirtualBankAccount", "virtualBankAccount"]) {
+      slot(`merchant.${m}(h)`, (h) => merchant[m](h));
+      withOptions(`merchant.${m}("a@b.co", …)`, (o) => merchant[m]("a@b.co", o));
+    }
+    withOptions("merchant.merchantCustomers", (o) => merchant.merchantCustomers(o));
+    slot("merchant.merchantCustomers({after: h})", (h) => merchant.merchantCustomers({ after: h }));
+    // An iteration is made and closed at once (its first page, if asked for, is not awaited).
+    const customersWith = (o) => merchant.customers(o).return();
+    slot("merchant.customers(h)", (h) => customersWith(h));
+    for (const k of ["fields", "signal"]) slot(`merchant.customers({${k}: h})`, (h) => customersWith({ [k]: h }));
+    slot("merchant.customers({fields: [h]})", (h) => customersWith({ fields: [h] }));
+  }
   slot("iterator.next.call(h)", (h) => OrderIterator.prototype.next.call(h));
   slot("classifyKey(h)", (h) => classifyKey(h));
   slot("init(h)", (h) => api.init(h));

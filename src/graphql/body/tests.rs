@@ -1,5 +1,6 @@
 use super::*;
 use crate::operations::{Operation, ORDER_HISTORY, PROFILE, WITHDRAWAL_INFO};
+use crate::testing::VariablesInOrder;
 use crate::types::OrderHistoryFilter;
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
@@ -20,7 +21,7 @@ fn parsed(s: &str) -> J {
 
 /// The body of `op` with `values`, as the clients build it.
 fn op_body(op: &Operation, values: Vec<Value>) -> J {
-    let vars = op.variables(values).unwrap();
+    let vars = op.variables_in_order(values).unwrap();
     parsed(&text(
         &op.document(op.fields),
         Variables::Named(&vars),

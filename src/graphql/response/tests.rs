@@ -232,3 +232,29 @@ fn decode_statuses() {
         (Code::Http, Some(400), 0)
     );
 }
+
+#[test]
+fn a_connection_is_checked_under_its_parent() {
+    let ok = r#"{"data":{"account":{"merchantCustomers":{"nodes":[{"id":"c"}],"pageInfo":{"endCursor":"x","hasNextPage":true}}}}}"#;
+    let expect = Expect::Connection("account", "merchantCustomers");
+    let v = decode(200, None, ok, expect).unwrap();
+    assert_eq!(v["nodes"][0]["id"], "c");
+    let null_nodes = r#"{"data":{"account":{"merchantCustomers":{"nodes":null,"pageInfo":{"endCursor":null,"hasNextPage":false}}}}}"#;
+    assert!(decode(200, None, null_nodes, expect).is_ok());
+    for bad in [
+        r#"{"data":{"account":null}}"#,
+        r#"{"data":{"account":{}}}"#,
+        r#"{"data":{"account":{"merchantCustomers":{"nodes":{},"pageInfo":{"endCursor":null,"hasNextPage":false}}}}}"#,
+        r#"{"data":{"account":{"merchantCustomers":{"nodes":[]}}}}"#,
+        r#"{"data":{"account":{"merchantCustomers":{"nodes":[],"pageInfo":{"endCursor":3,"hasNextPage":false}}}}}"#,
+        r#"{"data":{"account":{"merchantCustomers":{"nodes":[],"pageInfo":{"endCursor":null,"hasNextPage":"no"}}}}}"#,
+    ] {
+        let e = decode_err(200, None, bad, expect);
+        assert_eq!(e.code, crate::error::Code::Decode, "{bad}");
+        assert!(
+            e.message.contains("data.account.merchantCustomers"),
+            "{}",
+            e.message
+        );
+    }
+}

@@ -235,6 +235,27 @@ fn check_selection(schema: &Schema, type_name: &str, set: &SelectionSet, at: &st
 }
 
 /// The problems of `op`'s document with `selection` against `schema`.
+/// The type that has `op.field`: the root type of its kind, or the type of `op.parent` on it.
+fn owner(op: &Operation, schema: &Schema) -> Result<String, String> {
+    let root = match op.kind {
+        Kind::Query => &schema.query,
+        Kind::Mutation => &schema.mutation,
+    };
+    match op.parent {
+        None => Ok(root.clone()),
+        Some(parent) => schema
+            .object(root)
+            .and_then(|t| t.get(parent))
+            .map(|f| named(&f.ty).to_owned())
+            .ok_or_else(|| {
+                format!(
+                    "{}: {root} has no field {parent} in the observed schema",
+                    op.name
+                )
+            }),
+    }
+}
+
 fn check_document(op: &Operation, selection: &str, schema: &Schema) -> Vec<String> {
     let mut problems = vec![];
     let doc = op.document(selection);
@@ -245,14 +266,29 @@ fn check_document(op: &Operation, selection: &str, schema: &Schema) -> Vec<Strin
     let Some(operation) = the_operation(op, &parsed) else {
         return vec![format!("{}: no operation named {}", op.name, op.name)];
     };
-    let root = match op.kind {
-        Kind::Query => &schema.query,
-        Kind::Mutation => &schema.mutation,
+    let root = match owner(op, schema) {
+        Ok(root) => root,
+        Err(problem) => return vec![problem],
     };
+    let root = &root;
     let items = &operation.selection_set.node.items;
-    let Some(Selection::Field(root_field)) = items.first().map(|i| &i.node) else {
+    let Some(Selection::Field(first)) = items.first().map(|i| &i.node) else {
         return vec![format!("{}: no root field", op.name)];
     };
+    // Under its parent (`account { merchantCustomers(…) { … } }`), the field is the parent's
+    // one selection.
+    let mut root_field = first;
+    if let Some(parent) = op.parent {
+        let inner = &first.node.selection_set.node.items;
+        match inner.first().map(|i| &i.node) {
+            Some(Selection::Field(f))
+                if inner.len() == 1 && first.node.name.node.as_str() == parent =>
+            {
+                root_field = f;
+            }
+            _ => return vec![format!("{}: the root selection is not {parent}", op.name)],
+        }
+    }
     if items.len() != 1 || root_field.node.name.node.as_str() != op.field {
         problems.push(format!(
             "{}: the root selection is not just {}",
@@ -666,6 +702,13 @@ fn examples(op: &Operation) -> Option<Vec<Call>> {
         "MarkWithdrawalAsReceived" | "CancelDeposit" => {
             vec![&[("paymentRequest", || s("UGF5bWVudFJlcXVlc3QtNDI="))]]
         }
+        // The sources give no example values for these five: made-up opaque ids and cursor,
+        // and an email address.
+        "OnchainWithdrawal" => vec![&[("id", || s("T25jaGFpbldpdGhkcmF3YWwtMQ=="))]],
+        "MerchantCustomers" => vec![&[], &[("after", || s("MjA"))]],
+        "MerchantCustomer" => vec![&[("email", || s("customer@example.com"))]],
+        "RequestVirtualBankAccount" => vec![&[("customer", || s("Q3VzdG9tZXItMQ=="))]],
+        "VirtualBankAccount" => vec![&[("id", || s("VmlydHVhbEJhbmtBY2NvdW50LTE="))]],
         _ => return None,
     };
     Some(calls)
@@ -681,21 +724,14 @@ fn call_variables(op: &Operation, call: Call) -> Result<Variables, String> {
             ));
         }
     }
-    let values = op
-        .args
-        .iter()
-        .map(|a| {
-            call.iter()
-                .find(|(c, _)| *c == a.caller)
-                .map_or(Value::Null, |(_, v)| v())
+    // By name, as every caller passes them.
+    op.variables(call.iter().map(|(c, v)| (*c, v())))
+        .map_err(|e| {
+            format!(
+                "{}: the sources' example is refused: {:?} {}",
+                op.name, e.field, e.message
+            )
         })
-        .collect();
-    op.variables(values).map_err(|e| {
-        format!(
-            "{}: the sources' example is refused: {:?} {}",
-            op.name, e.field, e.message
-        )
-    })
 }
 
 /// The problems of `op`'s documented calls: each passes the client's checks, and what it
@@ -707,11 +743,11 @@ fn check_examples(op: &Operation, schema: &Schema) -> Vec<String> {
             op.name
         )];
     };
-    let root = match op.kind {
-        Kind::Query => &schema.query,
-        Kind::Mutation => &schema.mutation,
+    let root = match owner(op, schema) {
+        Ok(root) => root,
+        Err(problem) => return vec![problem],
     };
-    let Some(field) = schema.object(root).and_then(|t| t.get(op.field)) else {
+    let Some(field) = schema.object(&root).and_then(|t| t.get(op.field)) else {
         return vec![format!("{}: {root} has no field {}", op.name, op.field)];
     };
     let mut problems = vec![];
@@ -960,7 +996,7 @@ fn the_conformance_check_names_what_leaves_the_contract() {
         },
         ..RAMP_QUOTE
     };
-    let vars = old_currency.variables(vec![s("NGN")]).unwrap();
+    let vars = old_currency.variables([("currency", s("NGN"))]).unwrap();
     let json = serde_json::to_value(&vars[0].1).unwrap();
     has(
         coerce(

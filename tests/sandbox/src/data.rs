@@ -208,7 +208,9 @@ pub struct WithdrawalInfo {
     pub memo_regex: Option<String>,
 }
 
+/// The merchant account; `merchantCustomers` is resolved in `schema.rs`.
 #[derive(SimpleObject, Clone, Debug)]
+#[graphql(complex)]
 pub struct Account {
     pub id: ID,
     /// Text with two decimals, e.g. "1520.00".

@@ -204,6 +204,8 @@ pub struct DirectRamp {
     pub payment_methods: Vec<CustomerPaymentMethod>,
     pub quotes: Vec<RampQuote>,
     pub requests: Vec<QuotePaymentRequest>,
+    /// The customers' USD virtual bank accounts.
+    pub virtual_accounts: Vec<accounts::VirtualBankAccount>,
     /// Numbers the next customer, method, quote or request.
     next: u32,
 }
@@ -834,6 +836,8 @@ fn country_method<'a>(
             )
         })
 }
+
+pub mod accounts;
 
 #[cfg(test)]
 mod tests;

@@ -34,16 +34,30 @@ pub struct Transfer {
     pub seen: u32,
 }
 
-/// An onchain withdrawal from the merchant's balance (`withdrawOnchain`).
+/// An onchain withdrawal from the merchant's balance (`withdrawOnchain`, read back with
+/// `onchainWithdrawal`): `pending`, then `completed` (with its `txhash`) or `failed`
+/// (`POST /__sandbox/onchain/settle`).
 #[derive(async_graphql::SimpleObject, Clone, Debug)]
 pub struct OnchainWithdrawal {
     pub id: ID,
-    /// `pending` when made (the sandbox never sends it further).
+    /// `pending`, `completed` or `failed`.
     pub status: String,
-    pub address: String,
-    /// The amount in USD, as given (the sandbox's own).
-    pub amount_usd: Decimal,
+    /// The amount sent, in `symbol` (USD stablecoins: the same as `amountUsd`).
+    pub quantity: Decimal,
+    /// The coin sent (the sandbox always sends `USDC`).
+    pub symbol: String,
     pub network: String,
+    pub address: String,
+    /// The transaction's hash, once completed.
+    pub txhash: Option<String>,
+    /// A block explorer's page of the transaction, once completed (the sandbox's own host).
+    pub txhash_url: Option<String>,
+    /// The network fee (the sandbox charges none).
+    pub fee: Decimal,
+    /// ISO 8601.
+    pub created_at: String,
+    /// The sandbox's own: the amount in USD as requested.
+    pub amount_usd: Decimal,
 }
 
 /// The smallest `withdrawOnchain` the service accepts, in USD cents ($10).
@@ -349,12 +363,50 @@ impl MerchantState {
         let w = OnchainWithdrawal {
             id: ID::from(format!("ow_{n:04}")),
             status: "pending".into(),
-            address: address.to_owned(),
-            amount_usd: amount_usd.clone(),
+            quantity: amount_usd.clone(),
+            symbol: "USDC".into(),
             network: network.to_owned(),
+            address: address.to_owned(),
+            txhash: None,
+            txhash_url: None,
+            fee: Decimal::text("0.00"),
+            created_at: crate::dates::format_datetime(crate::server::unix_now()),
+            amount_usd: amount_usd.clone(),
         };
         self.withdrawals.push(w.clone());
         Ok(w)
+    }
+
+    /// The sandbox's chain settles a `pending` onchain withdrawal: `completed` (with a
+    /// transaction hash and its explorer link under `base_url`) or `failed`. NOT_FOUND for an
+    /// unknown id, INVALID_TRANSITION when it is not `pending`.
+    pub fn settle_withdrawal(
+        &mut self,
+        id: &str,
+        completed: bool,
+        base_url: &str,
+    ) -> Result<OnchainWithdrawal, MutationError> {
+        let n = self.take_number();
+        let w = self
+            .withdrawals
+            .iter_mut()
+            .find(|w| w.id.as_str() == id)
+            .ok_or_else(|| error(NOT_FOUND, "Onchain withdrawal not found"))?;
+        if w.status != "pending" {
+            return Err(error(
+                INVALID_TRANSITION,
+                format!("The withdrawal is {}, not pending", w.status),
+            ));
+        }
+        if completed {
+            let hash = format!("0x{:064x}", 0x5EED_0000_0000_u64 + u64::from(n));
+            w.txhash_url = Some(format!("{base_url}/__sandbox/explorer/tx/{hash}"));
+            w.txhash = Some(hash);
+            w.status = "completed".into();
+        } else {
+            w.status = "failed".into();
+        }
+        Ok(w.clone())
     }
 
     /// `cancelHostedPayment`: created → canceled (only while `created`, as the service

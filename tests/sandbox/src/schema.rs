@@ -433,6 +433,48 @@ impl MerchantQuery {
             .map_err(mutation_error)
     }
 
+    /// An onchain withdrawal by its id (SECRET key); `null` when unknown.
+    async fn onchain_withdrawal(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+    ) -> Result<Option<crate::payments::OnchainWithdrawal>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let found = store
+            .merchant()
+            .withdrawals
+            .iter()
+            .find(|w| w.id == id)
+            .cloned();
+        Ok(found)
+    }
+
+    /// The merchant's customer with this email address (SECRET key; compared ignoring
+    /// case); `null` when there is none.
+    async fn merchant_customer(
+        &self,
+        ctx: &Context<'_>,
+        email: String,
+    ) -> Result<Option<crate::direct_ramp::Customer>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let found = store.merchant().ramp.customer_by_email(&email);
+        Ok(found)
+    }
+
+    /// A customer's USD virtual bank account by its id (SECRET key); `null` when unknown.
+    async fn virtual_bank_account(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+    ) -> Result<Option<crate::direct_ramp::accounts::VirtualBankAccount>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let found = store.merchant().ramp.virtual_bank_account(id.as_str());
+        found.map_err(mutation_error)
+    }
+
     /// A payment request by its reference (exact, case-sensitive); `null` when unknown.
     async fn merchant_payment_request(
         &self,
@@ -447,6 +489,23 @@ impl MerchantQuery {
             .iter()
             .find(|p| p.reference == reference)
             .map(|p| with_hosted_link(p, &config.base_url)))
+    }
+}
+
+#[async_graphql::ComplexObject]
+impl Account {
+    /// The merchant's customers, oldest first, a page at a time
+    /// (`direct_ramp::accounts::CUSTOMERS_PER_PAGE`): `after` is the previous page's
+    /// `pageInfo.endCursor`. An unknown cursor is BAD_USER_INPUT.
+    async fn merchant_customers(
+        &self,
+        ctx: &Context<'_>,
+        after: Option<String>,
+    ) -> Result<Option<crate::direct_ramp::accounts::CustomerConnection>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let page = store.merchant().ramp.customer_page(after.as_deref());
+        page.map(Some).map_err(mutation_error)
     }
 }
 
@@ -755,6 +814,25 @@ impl DirectRampMutation {
             .merchant()
             .ramp
             .mark_withdrawal_as_received(payment_request.as_str())
+            .map(Some)
+            .map_err(mutation_error)
+    }
+
+    /// A USD virtual bank account for a customer (SECRET key): `active` at once, with the
+    /// sandbox bank's details. The service charges a fee for it (not simulated). A customer
+    /// has at most one: a second request is INVALID_TRANSITION.
+    async fn request_virtual_bank_account(
+        &self,
+        ctx: &Context<'_>,
+        customer: ID,
+    ) -> Result<Option<crate::direct_ramp::accounts::VirtualBankAccount>> {
+        secret_only(ctx)?;
+        let store = ctx.data::<Arc<Store>>()?;
+        let now = crate::server::unix_now();
+        store
+            .merchant()
+            .ramp
+            .request_virtual_bank_account(customer.as_str(), now)
             .map(Some)
             .map_err(mutation_error)
     }

@@ -242,6 +242,7 @@ pub fn build_router(state: Arc<AppState>) -> Router {
         .route("/__sandbox/transfer", post(transfer))
         .route("/__sandbox/ramp/complete", post(complete))
         .route("/__sandbox/ramp/expire-quote", post(expire_quote))
+        .route("/__sandbox/onchain/settle", post(settle_withdrawal))
         .with_state(state.clone())
         .layer(control_cors);
     let open = Router::new()
@@ -1215,6 +1216,42 @@ async fn expire_quote(
     };
     match state.store.merchant().ramp.expire_quote(&id, unix_now()) {
         Ok(q) => Json(json!({ "id": q.id.as_str(), "expiresAt": q.expires_at })).into_response(),
+        Err(e) => control_refusal(e),
+    }
+}
+
+/// `POST /__sandbox/onchain/settle` with `{"withdrawal": id, "status": "completed" |
+/// "failed"}` (default `completed`): the sandbox's chain settles a pending onchain withdrawal;
+/// answers `{"id", "status", "txhash"}`. 404 unknown, 409 not `pending`.
+async fn settle_withdrawal(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let id = match control_id(&headers, &body, "withdrawal") {
+        Ok(id) => id,
+        Err(refused) => return *refused,
+    };
+    let status = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|v| v.get("status").and_then(Value::as_str).map(str::to_owned));
+    let completed = match status.as_deref() {
+        None | Some("completed") => true,
+        Some("failed") => false,
+        Some(_) => {
+            return control_error(
+                StatusCode::BAD_REQUEST,
+                "status must be \"completed\" or \"failed\"",
+            )
+        }
+    };
+    let settled = state
+        .store
+        .merchant()
+        .settle_withdrawal(&id, completed, &state.config.base_url);
+    match settled {
+        Ok(w) => Json(json!({ "id": w.id.as_str(), "status": w.status, "txhash": w.txhash }))
+            .into_response(),
         Err(e) => control_refusal(e),
     }
 }

@@ -6,6 +6,7 @@ mod auth;
 mod bot;
 mod cli_binary;
 mod cors_static;
+mod customers;
 mod direct_ramp;
 mod faults;
 mod merchant;

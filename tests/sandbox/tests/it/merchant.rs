@@ -198,6 +198,9 @@ async fn merchant_introspection_lists_the_queries() {
             "rampableAssets",
             "rampQuote",
             "refreshRampQuote",
+            "onchainWithdrawal",
+            "merchantCustomer",
+            "virtualBankAccount",
             "merchantPaymentRequest"
         ]
     );

@@ -175,6 +175,7 @@ async fn mutation_signatures_match_the_contract() {
             {"name": "initiateRampQuoteWithdrawal"},
             {"name": "markDepositAsPaid"},
             {"name": "markWithdrawalAsReceived"},
+            {"name": "requestVirtualBankAccount"},
             {"name": "cancelDeposit"}
         ])
     );
