@@ -86,9 +86,10 @@
 //! never the browser's.
 //!
 //! # Notes for callers
-//! * The default `P2PPayment` selection includes `paymentMethod`, `amountLocal`, `amountUsd`
-//!   and `currency`, which are not in the service's observed schema. If the service rejects
-//!   them, pass `fields` with the fields it has.
+//! * Every default selection holds only fields the service's own sources show
+//!   (`docs/service.graphql`): the 16 observed `P2PPayment` fields for orders, for instance.
+//!   A field a deployment adds (the sandbox's `amountLocal`, say) is asked for by name with
+//!   `fields`.
 //! * Timeouts are per attempt and are retried like network errors (for read-only
 //!   operations only).
 //! * Under CORS, `Retry-After` is only visible when the service exposes it
