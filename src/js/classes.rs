@@ -312,7 +312,7 @@ impl Confirmation {
             .cloned()
     }
 
-    /// The next step: a confirmation to send (run its call, then `receive` its value), a
+    /// The next step: a confirmation to send (send its call once, then `settle` its outcome), a
     /// wait, or the outcome. `aborted`: whether the caller's signal is aborted now. Throws
     /// `SettlementError` (`aborted`) when it is.
     #[wasm_bindgen(unchecked_return_type = "ConfirmationStep")]
@@ -343,11 +343,24 @@ impl Confirmation {
         }
     }
 
-    /// Takes in the value of a `send` step's call (`true` or `false`); throws
-    /// `SettlementError` when it is neither.
-    pub fn receive(&mut self, value: JsValue) -> Result<(), JsValue> {
+    /// Takes in the one attempt of a `send` step's call (`start` it, send it once, then give
+    /// its `outcome` here; `aborted`: whether the caller's signal is aborted now): an answer,
+    /// or a transient failure that backs off (the next step waits), or throws the
+    /// `SettlementError` the loop ends with.
+    pub fn settle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
+        aborted: bool,
+    ) -> Result<(), JsValue> {
+        let attempt = Attempt {
+            number: 0,
+            sent: crate::transport::outcome(&outcome),
+            aborted,
+            now_ms: js_sys::Date::now(),
+            random: js_sys::Math::random(),
+        };
         self.confirmation
-            .receive(value.as_bool())
+            .settle(&self.settings.config, attempt)
             .map_err(|e| error::to_js(&e))
     }
 }
