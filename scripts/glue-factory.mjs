@@ -18,15 +18,23 @@ for (const line of lines) {
   if ((m = /^export (class|function|async function|const|let) (\w+)/.exec(line))) {
     names.push(m[2]);
     body.push(line.slice("export ".length));
-  } else if ((m = /^export \{ (\w+) \};$/.exec(line))) {
-    names.push(m[1]);
+  } else if ((m = /^export \{ ([\w, ]+) \};$/.exec(line))) {
+    // `export { initSync, __wbg_init as default };`: the async init (it fetches the .wasm) is
+    // left out, the server entries never use it.
+    for (const item of m[1].split(",").map((s) => s.trim())) {
+      if (/^\w+$/.test(item)) names.push(item);
+      else if (!/^\w+ as default$/.test(item)) {
+        console.error(`glue-factory: an export not handled: ${item}`);
+        process.exit(1);
+      }
+    }
   } else if (/^export default \w+;$/.test(line)) {
-    // The async init (it fetches the .wasm): the server entries never use it.
+    // The async init, as above.
   } else if (/^(export|import)\b/.test(line)) {
     console.error(`glue-factory: an export or import form not handled: ${line}`);
     process.exit(1);
   } else {
-    if (/^let wasm;$/.test(line)) sawWasm = true;
+    if (/^let (\w+, )*wasm(, \w+)*;$/.test(line)) sawWasm = true;
     body.push(line);
   }
 }

@@ -592,6 +592,17 @@ mod tests {
         let doc = "{".repeat(MAX_DOCUMENT_LEN as usize + 1);
         assert!(msg(document(&doc)).contains("longer than 100000 characters"));
         assert!(document("{ a }").is_ok());
+        // The scan's bounds, before it reads the document: depth and tokens.
+        use crate::graphql::limits::{MAX_DEPTH, MAX_TOKENS};
+        let nested = |n: usize| format!("{}a{}", "{".repeat(n), "}".repeat(n));
+        assert!(document(&nested(MAX_DEPTH)).is_ok());
+        assert!(msg(document(&nested(MAX_DEPTH + 1))).contains("nests deeper than 32"));
+        assert!(msg(document(&"{".repeat(5_000))).contains("nests deeper"));
+        let tokens = |n: usize| format!("{{{}}}", "a ".repeat(n - 2));
+        assert!(document(&tokens(MAX_TOKENS)).is_ok());
+        assert!(msg(document(&tokens(MAX_TOKENS + 1))).contains("more than 10000"));
+        let e = crate::call::prepare_request(&"{".repeat(5_000), None, None).err().unwrap();
+        assert_eq!(e.field.as_deref(), Some("document"));
     }
 
     #[test]

@@ -7,27 +7,27 @@ import { fromGlue, invalid } from "./errors.js";
 import { wasm } from "./wasm.js";
 
 /** `f()`, its foreign errors (a trap: `internal`, the instance replaced) as SettlementErrors. */
-function guard<T>(what: string, f: () => T): T {
+function guard<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    throw fromGlue(e, what);
+    throw fromGlue(e, "function");
   }
 }
 
 /** A key's class by its `PUBK_` / `SECK_` marker; the key is not kept. */
 export function classifyKey(key: string): "public" | "secret" | "unknown" {
-  return guard("classifyKey", () => wasm().classifyKey(key));
+  return guard(() => wasm().classifyKey(key));
 }
 
 /** The hosted onchain ramp link; throws `SettlementError` (`invalid_input`); see `OnchainRampOptions`. */
 export function onchainRampUrl(options: OnchainRampOptions): string {
-  return guard("onchainRampUrl", () => wasm().onchainRampUrl(options));
+  return guard(() => wasm().onchainRampUrl(options));
 }
 
 /** Decimal text as `{ minorUnits, scale }`; throws `SettlementError` (`invalid_input`) when malformed. */
 export function parseAmount(text: string): ParsedAmount {
-  return guard("parseAmount", () => wasm().parseAmount(text));
+  return guard(() => wasm().parseAmount(text));
 }
 
 /** What listenForRampEvents needs of its target (`window` by default). */
@@ -58,7 +58,7 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
   } catch {
     throw unreadable("options");
   }
-  guard("listenForRampEvents", () => wasm().checkRampListener(allowedOrigin, onCryptoRequested, target));
+  guard(() => wasm().checkRampListener(allowedOrigin, onCryptoRequested, target));
   // Checked by the core: a function, and an object with addEventListener (globalThis when absent).
   const callback = onCryptoRequested as RampListenerOptions["onCryptoRequested"];
   const t = (target ?? globalThis) as Listening;
@@ -70,7 +70,7 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
       if (!wasm().isCryptoRequested(allowedOrigin, event.origin, data)) return;
       payload = (data as RampEvent).payload;
     } catch (e) {
-      fromGlue(e, "listenForRampEvents"); // a trap replaces the instance; the message is ignored
+      fromGlue(e, "function"); // a trap replaces the instance; the message is ignored
       return;
     }
     callback(payload, event as MessageEvent<RampEvent>);

@@ -5,6 +5,7 @@
 // the edge entry). No file is read and nothing is fetched at run time.
 import { createGlue } from "./glue-server/factory.js";
 import { SettlementError } from "./errors.js";
+import { containment } from "./containment.js";
 import { bind, generation, wasm } from "./wasm.js";
 
 export { BotClient } from "./clients.js";
@@ -54,11 +55,11 @@ export function start(source: BufferSource | WebAssembly.Module, entry: string):
   }
   // The whole server glue: the server-only exports (the proxy's `ProxyPolicy`) included. After
   // a trap, a fresh copy of the glue with a fresh instance of the same module replaces it.
-  bind(glue, () => {
+  bind(glue, containment(glue, () => {
     const fresh = createGlue();
     fresh.initSync({ module });
     return fresh;
-  });
+  }));
   exposeTestHooks();
 }
 
@@ -91,3 +92,16 @@ function exposeTestHooks(): void {
     generation,
   };
 }
+
+const ready = Promise.resolve();
+
+/**
+ * Resolves at once: in a server entry the module is ready on import (idempotent: always the
+ * same promise). An argument is accepted (code shared with the browser) and not needed.
+ */
+export function init(_input?: unknown): Promise<void> {
+  return ready;
+}
+
+/** Does nothing: in a server entry the module is ready on import. */
+export function initSync(_moduleOrBytes?: unknown): void {}

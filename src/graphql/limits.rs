@@ -9,6 +9,7 @@
 //! [`crate::inputs::MAX_FIELD_DEPTH`] names, nests under 20 deep; its longest default
 //! document has a few hundred tokens) and far below what exhausts a stack.
 
+use super::scan;
 use crate::error::Error;
 
 /// The deepest nesting of `{`, `(` and `[` (together) a document may have. The package's own
@@ -32,31 +33,27 @@ pub struct Measure {
 
 /// Counts `document`'s tokens and its deepest nesting, stopping as soon as either passes its
 /// bound (so the work is at most [`MAX_TOKENS`] tokens). Strings (with their escapes), block
-/// strings and `#` comments are skipped as one token or none; an unterminated string runs to
-/// the end. Closing brackets that match nothing are the parser's business: they never make
-/// the depth negative.
+/// strings and `#` comments are skipped as one token or none (the read-only scan's own
+/// skipping); one left open runs to the end (the parser stops there). A run of name, number and `.` characters counts as one token. Closing
+/// brackets that match nothing are the parser's business: they never make the depth negative.
 pub fn measure(document: &str) -> Measure {
     let b = document.as_bytes();
-    let mut i = 0;
-    let mut depth = 0usize;
+    let (mut i, mut depth) = (0, 0usize);
     let mut m = Measure {
         depth: 0,
         tokens: 0,
     };
+    let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b'+');
     while i < b.len() && m.depth <= MAX_DEPTH && m.tokens <= MAX_TOKENS {
-        let c = b[i];
-        match c {
-            b' ' | b'\t' | b'\n' | b'\r' | b',' => {
-                i += 1;
-                continue;
-            }
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' => i = string_end(b, i),
+        let next = scan::skip_ignored(b, i);
+        if next > i {
+            i = next;
+            continue;
+        }
+        match b[i] {
+            // A string left open: no token can start with `"`, so the parser stops there and
+            // reads nothing after it.
+            b'"' => i = scan::skip_string(b, i).unwrap_or(b.len()),
             b'{' | b'(' | b'[' => {
                 depth += 1;
                 m.depth = m.depth.max(depth);
@@ -66,19 +63,8 @@ pub fn measure(document: &str) -> Measure {
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
-            b'.' if b.get(i..i + 3) == Some(&b"..."[..]) => i += 3,
-            _ if c == b'_' || c == b'-' || c.is_ascii_alphanumeric() => {
-                // A name or a number (with its fraction and exponent): one token.
-                i += 1;
-                while i < b.len()
-                    && (b[i] == b'_'
-                        || b[i] == b'.'
-                        || b[i].is_ascii_alphanumeric()
-                        || (matches!(b[i], b'+' | b'-') && matches!(b[i - 1], b'e' | b'E')))
-                {
-                    if b[i] == b'.' && b.get(i..i + 3) == Some(&b"..."[..]) {
-                        break;
-                    }
+            c if word(c) => {
+                while i < b.len() && word(b[i]) {
                     i += 1;
                 }
             }
@@ -89,44 +75,15 @@ pub fn measure(document: &str) -> Measure {
     m
 }
 
-/// The index just past the string or block string that starts at `b[i] == '"'` (the end of
-/// the text when it is not terminated).
-fn string_end(b: &[u8], i: usize) -> usize {
-    if b.get(i..i + 3) == Some(&b"\"\"\""[..]) {
-        let mut j = i + 3;
-        while j < b.len() {
-            if b[j] == b'\\' && b.get(j + 1..j + 4) == Some(&b"\"\"\""[..]) {
-                j += 4;
-            } else if b.get(j..j + 3) == Some(&b"\"\"\""[..]) {
-                return j + 3;
-            } else {
-                j += 1;
-            }
-        }
-        return b.len();
-    }
-    let mut j = i + 1;
-    while j < b.len() {
-        match b[j] {
-            b'\\' => j += 2,
-            b'"' => return j + 1,
-            b'\n' | b'\r' => return j,
-            _ => j += 1,
-        }
-    }
-    b.len()
-}
-
 /// Refuses `document` (`invalid_input` naming `field`) when it nests deeper than
 /// [`MAX_DEPTH`] or has more than [`MAX_TOKENS`] tokens; its length is its caller's bound.
 pub fn check(field: &str, document: &str) -> Result<(), Error> {
     let m = measure(document);
-    if m.depth > MAX_DEPTH {
-        let msg = format!("{field} nests deeper than {MAX_DEPTH} levels (the limit)");
+    if m.depth > MAX_DEPTH || m.tokens > MAX_TOKENS {
+        // One message for both bounds, built without `format!` (the browser build carries it).
+        let mut msg = String::from(field);
+        msg.push_str(" nests deeper than 32 levels or has more than 10000 tokens (the limits)");
         return Err(Error::invalid(field, msg));
-    }
-    if m.tokens > MAX_TOKENS {
-        return Err(crate::inputs::too_many(field, MAX_TOKENS as u32));
     }
     Ok(())
 }
@@ -141,6 +98,7 @@ mod tests {
 
     #[test]
     fn depth_at_the_bound_passes_and_one_past_it_is_refused() {
+        assert_eq!((MAX_DEPTH, MAX_TOKENS), (32, 10_000), "the message names them");
         assert_eq!(measure(&nested(MAX_DEPTH)).depth, MAX_DEPTH);
         assert!(check("document", &nested(MAX_DEPTH)).is_ok());
         let e = check("document", &nested(MAX_DEPTH + 1)).unwrap_err();
@@ -175,9 +133,12 @@ mod tests {
             assert!(check("document", &doc).is_ok(), "{doc}");
         }
         assert_eq!(measure("query Q($a: [Int!]!) { a(b: $a) { c } }").depth, 2);
-        assert_eq!(measure("{ a(x: 1.5e-3, y: ...F) }").tokens, 12);
-        // An unterminated string runs to the end; stray closers never go below zero.
+        assert_eq!(measure("{ a(x: 1.5e-3, y: ...F) }").tokens, 11);
+        // A string or block string left open runs to the end (the parser stops at it); stray
+        // closers never go below zero.
         assert_eq!(measure("\"{{{{").depth, 0);
+        assert_eq!(measure("\"{{{{\n{{").depth, 0);
+        assert_eq!(measure("\"\"\"{{{{\n{{").depth, 0);
         assert_eq!(measure("}}}}{").depth, 1);
     }
 

@@ -213,6 +213,19 @@ impl Core {
     }
 }
 
+/// Attempt `number` of a call from its JavaScript `outcome` (an `AttemptOutcome`), with the
+/// clock and jitter of this moment: what every driver's decision reads.
+#[inline(never)]
+fn attempt_of(number: u32, outcome: &JsValue, aborted: bool) -> Attempt {
+    Attempt {
+        number,
+        sent: crate::transport::outcome(outcome),
+        aborted,
+        now_ms: js_sys::Date::now(),
+        random: js_sys::Math::random(),
+    }
+}
+
 /// One call, ready to send: the request every attempt sends, and the core's decision after
 /// each attempt.
 #[wasm_bindgen(js_name = PreparedCall)]
@@ -272,13 +285,7 @@ impl Call {
         #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
         aborted: bool,
     ) -> Result<JsValue, JsValue> {
-        let attempt = Attempt {
-            number: attempt,
-            sent: crate::transport::outcome(&outcome),
-            aborted,
-            now_ms: js_sys::Date::now(),
-            random: js_sys::Math::random(),
-        };
+        let attempt = attempt_of(attempt, &outcome, aborted);
         let kind = |k: &str| JsValue::from_str(k);
         match self.call.decide(&self.settings.config, attempt) {
             Next::Done(success) => Ok(object(&[
@@ -352,13 +359,7 @@ impl Confirmation {
         #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
         aborted: bool,
     ) -> Result<(), JsValue> {
-        let attempt = Attempt {
-            number: 0,
-            sent: crate::transport::outcome(&outcome),
-            aborted,
-            now_ms: js_sys::Date::now(),
-            random: js_sys::Math::random(),
-        };
+        let attempt = attempt_of(0, &outcome, aborted);
         self.confirmation
             .settle(&self.settings.config, attempt)
             .map_err(|e| error::to_js(&e))
@@ -465,13 +466,7 @@ impl Watch {
         aborted: bool,
         now: f64,
     ) -> Result<(), JsValue> {
-        let attempt = Attempt {
-            number: 0,
-            sent: crate::transport::outcome(&outcome),
-            aborted,
-            now_ms: js_sys::Date::now(),
-            random: js_sys::Math::random(),
-        };
+        let attempt = attempt_of(0, &outcome, aborted);
         self.watch.settle(&self.settings.config, attempt, now);
         Ok(())
     }
