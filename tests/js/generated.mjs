@@ -83,8 +83,23 @@ export function generator(seed) {
       default: return Object.fromEntries(Array.from({ length: int(5) }, () => [pick(ARGS), json(depth + 1)]));
     }
   };
+  /** The client's own values of each operation (what it sends), some of them replaced. */
+  const SAMPLES = { Profile: {}, OrderHistory: { page: 1, perPage: 5 }, WithdrawalInfo: { symbol: "usdc" }, AcceptWithdrawal: { p2pPayment: "p2p_999999" } };
+  const clientBody = () => {
+    const [operationName, query] = pick(OPERATIONS);
+    const variables = { ...SAMPLES[operationName] };
+    for (const key of Object.keys(variables)) {
+      const k = r();
+      if (k < 0.3) variables[key] = json(0);
+      else if (k < 0.5) variables[key] = "a".repeat(4090 + int(10));
+    }
+    if (r() < 0.2) variables.filter = { status: "s".repeat(250 + int(10)) };
+    const q = r() < 0.3 ? `# ${"c".repeat(int(40))}\n${query}` : query;
+    return { kind: "text", text: JSON.stringify({ query: q, variables, operationName }) };
+  };
   /** One body: `{ kind: "text", text }` or `{ kind: "bytes", bytes }` (invalid UTF-8). */
   return function body() {
+    if (r() < 0.3) return clientBody();
     const k = r();
     if (k < 0.8) {
       const variables = Object.fromEntries(Array.from({ length: int(4) }, () => [pick(ARGS), json(0)]));
@@ -101,7 +116,8 @@ export function generator(seed) {
       const at = int(bytes.length);
       const bad = new Uint8Array(bytes.length + 2);
       bad.set(bytes.subarray(0, at));
-      bad.set([pick([0xff, 0xc3, 0xed, 0xf8]), pick([0x28, 0xa0, 0xff])], at);
+      // Pairs that are never UTF-8, whatever surrounds them.
+      bad.set(pick([[0xff, 0x28], [0xc3, 0x28], [0xed, 0xa0], [0xf8, 0xa0], [0xc3, 0xff], [0x80, 0x80]]), at);
       bad.set(bytes.subarray(at), at + 2);
       return { kind: "bytes", bytes: bad };
     }
