@@ -403,7 +403,7 @@ fn a_500_no_longer_ends_the_watch() {
     assert_eq!(w.step(0.0), Command::Stop);
 }
 
-/// Ten minutes of 503s and connection failures on a virtual clock, with the defaults
+/// Ten minutes of 503s, connection failures and 500s on a virtual clock, with the defaults
 /// (`intervalMs` 10 s, `maxIntervalMs` 300 s): the backoff's waits are at least half their
 /// ceiling, 10, 20, 40, 80, 150, 150, … s, so at most 8 polls go in 600 s (at 0, 10, 30, 70,
 /// 150, 300, 450 and 600 s); after recovery the first poll comes within one cap of the last
@@ -427,10 +427,10 @@ fn a_ten_minute_outage_sends_no_more_than_the_backoff_allows() {
             match w.step(now) {
                 Command::Send if now <= OUTAGE_MS => {
                     sent += 1;
-                    let failure = if sent % 2 == 0 {
-                        status(503, None)
-                    } else {
-                        Err(TransportError::Network("connection refused".into()))
+                    let failure = match sent % 3 {
+                        0 => status(503, None),
+                        1 => Err(TransportError::Network("connection refused".into())),
+                        _ => status(500, None),
                     };
                     w.settle(&config(), attempt(failure, random()), now);
                     assert_eq!(w.status(now).state, State::Retrying);
