@@ -469,7 +469,9 @@ mod tests {
         // An abort during a confirmation ends it, whatever the failure.
         let mut c = Confirmation::new(call(), Poll::default());
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
-        let e = c.fail(failure(Code::OutcomeUnknown, None), true, 0.5).unwrap_err();
+        let e = c
+            .fail(failure(Code::OutcomeUnknown, None), true, 0.5)
+            .unwrap_err();
         assert_eq!(e.code, Code::OutcomeUnknown);
         // The last try's 503: the loop ends with it.
         let mut c = Confirmation::new(call(), Poll::new(Some(0), Some(2)).unwrap());
@@ -477,7 +479,9 @@ mod tests {
         c.fail(failure(Code::Http, Some(503)), false, 0.5).unwrap();
         assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(_))));
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
-        let e = c.fail(failure(Code::Http, Some(503)), false, 0.5).unwrap_err();
+        let e = c
+            .fail(failure(Code::Http, Some(503)), false, 0.5)
+            .unwrap_err();
         assert_eq!(e.status, Some(503));
     }
 

@@ -47,6 +47,7 @@ pub fn too_long(field: &str, max: u32) -> Error {
 /// every string before copying it into wasm memory (`MAX_TEXT_LEN` for an argument,
 /// `MAX_FILTER_LEN` for a filter member, `MAX_FIELD_PATH` for a `fields` entry), and the
 /// server proxy to every string of a body it would forward, with the same bounds.
+#[cfg_attr(not(any(feature = "npm", feature = "server")), allow(dead_code))] // the npm binding's and the proxy's
 pub fn text_len(field: &str, utf16_len: usize, max: u32) -> Result<(), Error> {
     if utf16_len > max as usize {
         return Err(too_long(field, max));
@@ -601,7 +602,9 @@ mod tests {
         let tokens = |n: usize| format!("{{{}}}", "a ".repeat(n - 2));
         assert!(document(&tokens(MAX_TOKENS)).is_ok());
         assert!(msg(document(&tokens(MAX_TOKENS + 1))).contains("more than 10000"));
-        let e = crate::call::prepare_request(&"{".repeat(5_000), None, None).err().unwrap();
+        let e = crate::call::prepare_request(&"{".repeat(5_000), None, None)
+            .err()
+            .unwrap();
         assert_eq!(e.field.as_deref(), Some("document"));
     }
 

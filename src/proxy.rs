@@ -28,8 +28,8 @@ use serde_json::{Map, Value as JsonValue};
 
 use crate::config::{ClientOptions, Config, BOT_PATH, MERCHANT_PATH};
 use crate::error::Error;
-use crate::inputs;
 use crate::graphql::{self, limits, selection};
+use crate::inputs;
 use crate::operations::{self, Check, Endpoint, Kind, Operation, Value};
 use crate::redact::redact;
 use crate::types::OrderHistoryFilter;

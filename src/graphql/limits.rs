@@ -98,7 +98,11 @@ mod tests {
 
     #[test]
     fn depth_at_the_bound_passes_and_one_past_it_is_refused() {
-        assert_eq!((MAX_DEPTH, MAX_TOKENS), (32, 10_000), "the message names them");
+        assert_eq!(
+            (MAX_DEPTH, MAX_TOKENS),
+            (32, 10_000),
+            "the message names them"
+        );
         assert_eq!(measure(&nested(MAX_DEPTH)).depth, MAX_DEPTH);
         assert!(check("document", &nested(MAX_DEPTH)).is_ok());
         let e = check("document", &nested(MAX_DEPTH + 1)).unwrap_err();
@@ -147,7 +151,11 @@ mod tests {
         for op in crate::operations::ALL {
             let doc = op.document(op.fields);
             let m = measure(&doc);
-            assert!(m.depth <= 8 && m.tokens <= MAX_TOKENS / 4, "{}: {m:?}", op.name);
+            assert!(
+                m.depth <= 8 && m.tokens <= MAX_TOKENS / 4,
+                "{}: {m:?}",
+                op.name
+            );
         }
     }
 

@@ -282,7 +282,9 @@ fn the_query_length_is_bounded_before_the_query_is_read() {
     let forward = policy_for(op).check(&body_with_query(op, &at)).unwrap();
     assert_eq!(forward.body, client_body(op, None));
     let past = pad(MAX_QUERY_LEN + 1);
-    assert!(message(policy_for(op).check(&body_with_query(op, &past))).contains("longer than 16384"));
+    assert!(
+        message(policy_for(op).check(&body_with_query(op, &past))).contains("longer than 16384")
+    );
 }
 
 #[test]
@@ -296,7 +298,10 @@ fn the_query_depth_is_bounded_before_it_is_parsed() {
             "} ".repeat(levels - 1)
         )
     };
-    assert_eq!(limits::measure(&nested(limits::MAX_DEPTH)).depth, limits::MAX_DEPTH);
+    assert_eq!(
+        limits::measure(&nested(limits::MAX_DEPTH)).depth,
+        limits::MAX_DEPTH
+    );
     // At the bound the document is parsed (and refused for what it selects).
     let at = message(policy_for(op).check(&body_with_query(op, &nested(limits::MAX_DEPTH))));
     assert!(at.contains("not one the client selects"), "{at}");
@@ -362,10 +367,16 @@ fn the_clients_length_bounds_are_applied_to_every_forwarded_argument() {
     assert!(past.contains("symbol is longer than 4096"), "{past}");
     let past = message(policy_for(withdrawal).check(&with_symbol(&"U".repeat(4_097))));
     assert!(past.contains("symbol"), "{past}");
-    assert!(policy_for(withdrawal).check(&with_symbol(&"U".repeat(4_096))).is_ok());
+    assert!(policy_for(withdrawal)
+        .check(&with_symbol(&"U".repeat(4_096)))
+        .is_ok());
     // UTF-16 units, as JavaScript counts: 2,049 characters outside the BMP are 4,098 units.
-    assert!(policy_for(withdrawal).check(&with_symbol(&"😀".repeat(2_049))).is_err());
-    assert!(policy_for(withdrawal).check(&with_symbol(&"😀".repeat(2_048))).is_ok());
+    assert!(policy_for(withdrawal)
+        .check(&with_symbol(&"😀".repeat(2_049)))
+        .is_err());
+    assert!(policy_for(withdrawal)
+        .check(&with_symbol(&"😀".repeat(2_048)))
+        .is_ok());
 
     // Every string argument of every operation, one past the bound.
     for op in ALL {
@@ -377,14 +388,19 @@ fn the_clients_length_bounds_are_applied_to_every_forwarded_argument() {
             }
             *slot = "a".repeat(inputs::MAX_TEXT_LEN as usize + 1).into();
             let m = message(policy_for(op).check(&body.to_string()));
-            assert!(m.contains(arg.caller) && m.contains("longer than"), "{}: {m}", op.method);
+            assert!(
+                m.contains(arg.caller) && m.contains("longer than"),
+                "{}: {m}",
+                op.method
+            );
         }
     }
 
     // A filter member: 256 at most.
     let history = &operations::ORDER_HISTORY;
     let with_status = |n: usize| {
-        let mut body: serde_json::Value = serde_json::from_str(&client_body(history, None)).unwrap();
+        let mut body: serde_json::Value =
+            serde_json::from_str(&client_body(history, None)).unwrap();
         body["variables"]["filter"] = serde_json::json!({ "status": "s".repeat(n) });
         body.to_string()
     };
@@ -463,11 +479,23 @@ pub(crate) mod generated {
             Just(serde_json::Value::Null),
             any::<bool>().prop_map(serde_json::Value::from),
             any::<i64>().prop_map(serde_json::Value::from),
-            any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)),
+            any::<f64>().prop_map(|f| serde_json::Number::from_f64(f)
+                .map_or(serde_json::Value::Null, serde_json::Value::Number)),
             "\\PC{0,20}".prop_map(serde_json::Value::from),
             (1usize..10_000).prop_map(|n| serde_json::Value::from("U".repeat(n))),
-            proptest::sample::select(vec!["BTC", "usdc", "NG", "ng", "p2p_1", "1", "2026-01-01", "15.55", "", " "])
-                .prop_map(serde_json::Value::from),
+            proptest::sample::select(vec![
+                "BTC",
+                "usdc",
+                "NG",
+                "ng",
+                "p2p_1",
+                "1",
+                "2026-01-01",
+                "15.55",
+                "",
+                " "
+            ])
+            .prop_map(serde_json::Value::from),
         ];
         leaf.prop_recursive(4, 24, 6, |inner| {
             prop_oneof![
@@ -483,7 +511,9 @@ pub(crate) mod generated {
     fn variables() -> BoxedStrategy<serde_json::Value> {
         let key = prop_oneof![
             proptest::sample::select(
-                ALL.iter().flat_map(|op| op.args.iter().map(|a| a.name)).collect::<Vec<_>>()
+                ALL.iter()
+                    .flat_map(|op| op.args.iter().map(|a| a.name))
+                    .collect::<Vec<_>>()
             )
             .prop_map(str::to_owned),
             "[a-z]{1,8}",
@@ -497,7 +527,8 @@ pub(crate) mod generated {
     /// a deep JSON nesting.
     pub fn body() -> BoxedStrategy<(String, String)> {
         let op_name = prop_oneof![
-            proptest::sample::select(ALL.iter().map(|op| op.name).collect::<Vec<_>>()).prop_map(str::to_owned),
+            proptest::sample::select(ALL.iter().map(|op| op.name).collect::<Vec<_>>())
+                .prop_map(str::to_owned),
             name(),
         ];
         prop_oneof![

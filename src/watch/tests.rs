@@ -417,7 +417,9 @@ fn a_ten_minute_outage_sends_no_more_than_the_backoff_allows() {
         let cap = w.schedule().max_interval_ms as f64;
         let mut rng = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         let mut random = move || {
-            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             (rng >> 11) as f64 / (1u64 << 53) as f64
         };
         let mut now = 0.0;
@@ -442,16 +444,27 @@ fn a_ten_minute_outage_sends_no_more_than_the_backoff_allows() {
                 other => panic!("the watch went {other:?} during the outage"),
             }
         };
-        assert!(sent <= MOST_POLLS, "seed {seed}: {sent} polls in 10 minutes");
+        assert!(
+            sent <= MOST_POLLS,
+            "seed {seed}: {sent} polls in 10 minutes"
+        );
         assert!(sent >= 6, "seed {seed}: {sent} polls");
         assert!(first_after - last_failure <= cap, "seed {seed}");
         assert!(first_after - OUTAGE_MS <= cap, "seed {seed}");
         assert!(w.take_update().is_none());
-        w.settle(&config(), attempt(page(&[row("a", "paid")], 1), 0.5), first_after);
+        w.settle(
+            &config(),
+            attempt(page(&[row("a", "paid")], 1), 0.5),
+            first_after,
+        );
         assert_eq!(w.status(first_after).state, State::Polling);
         assert!(w.status(first_after).error.is_none());
         assert_eq!(ids(&w.take_update().expect("one update").rows), ["a"]);
         assert!(w.take_update().is_none(), "one update");
-        assert_eq!(w.step(first_after), Command::Sleep(10_000), "the interval again");
+        assert_eq!(
+            w.step(first_after),
+            Command::Sleep(10_000),
+            "the interval again"
+        );
     }
 }
