@@ -22,6 +22,21 @@ const poison: object = new Proxy({}, {
 });
 
 /**
+ * Whether `e` is a trap: a WebAssembly.RuntimeError (an out-of-bounds access, `unreachable`,
+ * an allocation failure), or the RangeError of a stack overflow (V8 reports an exhausted wasm
+ * stack so). Any other RangeError (a `new Response` with a bad status, say) is not one.
+ */
+function isTrap(e: unknown): boolean {
+  if (e instanceof WebAssembly.RuntimeError) return true;
+  if (!(e instanceof RangeError)) return false;
+  try {
+    return /call stack/i.test(String(e.message));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The containment of the instance `first`: a function reading a foreign error thrown by the
  * glue (see wasm.ts `bind`). On a trap it makes a fresh glue and instance with `make`, binds
  * it, retires the trapped one, and returns the `internal` error of the call that trapped (no
@@ -35,7 +50,7 @@ export function containment(first: Retirable, make: () => Retirable): (e: unknow
         "settlement-wasm: the WebAssembly instance was replaced while this call ran (another call failed); start it again",
         { code: "internal" });
     }
-    if (!(e instanceof WebAssembly.RuntimeError || e instanceof RangeError)) return undefined;
+    if (!isTrap(e)) return undefined;
     try {
       const fresh = make();
       rebind(fresh);

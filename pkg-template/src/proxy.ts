@@ -185,6 +185,12 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
       retryAfter = res.headers.get("retry-after");
       contentType = res.headers.get("content-type");
       body = await res.text();
+      // Only strings go on to the core (a `fetch` option's answer is a foreign value: the glue's
+      // string passing assumes a string, and a Proxy there can break the instance).
+      if (typeof body !== "string" || (retryAfter !== null && typeof retryAfter !== "string") ||
+        (contentType !== null && typeof contentType !== "string")) {
+        return answer(current().unreachable());
+      }
     } catch {
       return answer(current().unreachable());
     }

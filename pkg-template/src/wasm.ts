@@ -2,8 +2,8 @@
 // browser glue, after init() or initSync()) or server-entry.ts (the server glue, on import).
 // Both glues export the same names; only their loading differs.
 //
-// A trap (a WebAssembly.RuntimeError, or a RangeError when the instance's stack overflows)
-// ends its call with `internal`. The server entries also replace the instance then
+// A trap (a WebAssembly.RuntimeError; in the server entries also the RangeError of a stack
+// overflow) ends its call with `internal`. The server entries also replace the instance then
 // (containment.ts, registered with `bind`): `generation` counts the replacements, and each
 // client re-creates its wasm state from its options when it changed (clients.ts).
 import type * as Glue from "./glue/settlement_wasm.js";
@@ -58,11 +58,9 @@ export function generation(): number {
  * instance's object; `undefined` for anything else.
  */
 export function internalError(e: unknown): SettlementError | undefined {
-  const c = contain?.(e);
-  if (c) return c;
-  return e instanceof WebAssembly.RuntimeError || e instanceof RangeError
+  return contain?.(e) ?? (e instanceof WebAssembly.RuntimeError
     ? new SettlementError("settlement-wasm: the WebAssembly instance failed", { code: "internal" })
-    : undefined;
+    : undefined);
 }
 
 /** Frees a wasm object (its memory); one freed already, or of a replaced instance, is left as it is. */
