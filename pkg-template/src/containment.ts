@@ -1,5 +1,5 @@
-// The server entries' containment of a trap. A trap (a WebAssembly.RuntimeError, or a
-// RangeError when the instance's stack overflows) leaves an instance's state broken (its
+// The server entries' containment of a trap. A trap (a WebAssembly.RuntimeError; a stack
+// overflow is a RangeError) leaves an instance's state broken (its
 // allocator, its stack pointer), and the server build's one instance serves the whole process:
 // the first trap seen replaces it with a fresh instance of the same module before the next
 // call, and retires the old one's objects (each use throws `Retired`, so a call that was
@@ -22,21 +22,6 @@ const poison: object = new Proxy({}, {
 });
 
 /**
- * Whether `e` is a trap: a WebAssembly.RuntimeError (an out-of-bounds access, `unreachable`,
- * an allocation failure), or the RangeError of a stack overflow (V8 reports an exhausted wasm
- * stack so). Any other RangeError (a `new Response` with a bad status, say) is not one.
- */
-function isTrap(e: unknown): boolean {
-  if (e instanceof WebAssembly.RuntimeError) return true;
-  if (!(e instanceof RangeError)) return false;
-  try {
-    return /call stack/i.test(String(e.message));
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The containment of the instance `first`: a function reading a foreign error thrown by the
  * glue (see wasm.ts `bind`). On a trap it makes a fresh glue and instance with `make`, binds
  * it, retires the trapped one, and returns the `internal` error of the call that trapped (no
@@ -44,13 +29,24 @@ function isTrap(e: unknown): boolean {
  */
 export function containment(first: Retirable, make: () => Retirable): (e: unknown) => SettlementError | undefined {
   let live = first;
+  const healthy = (): boolean => {
+    try {
+      live.classifyKey("SBX-PUBK_probe");
+      return true;
+    } catch {
+      return false;
+    }
+  };
   return (e) => {
     if (e instanceof Retired) {
       return new SettlementError(
         "settlement-wasm: the WebAssembly instance was replaced while this call ran (another call failed); start it again",
         { code: "internal" });
     }
-    if (!isTrap(e)) return undefined;
+    // A RuntimeError is a trap. Another foreign error may be one too (a stack overflow is a
+    // RangeError; a broken instance hands the glue pointers it cannot read): the instance is
+    // probed with a call that needs its stack and allocator, and replaced if that fails.
+    if (!(e instanceof WebAssembly.RuntimeError) && healthy()) return undefined;
     try {
       const fresh = make();
       rebind(fresh);
