@@ -156,6 +156,38 @@ fn the_corpus_allow_lists_let_the_clients_bodies_through() {
     }
 }
 
+/// Found by the generated bodies: a `metadata` number is forwarded as the very double the
+/// client wrote, not a neighbouring one (the body is read with serde_json's exact float
+/// parsing).
+#[test]
+fn metadata_numbers_are_forwarded_exactly() {
+    let op = &operations::WITHDRAW_ONCHAIN;
+    for n in [
+        "4.8002263763045795e+143",
+        "0.1",
+        "1.7976931348623157e+308",
+        "5e-324",
+        "-0.0",
+    ] {
+        let mut body: serde_json::Value = serde_json::from_str(&client_body(op, None)).unwrap();
+        body["variables"]["metadata"] = serde_json::json!({ "A": 0 });
+        let text = body
+            .to_string()
+            .replace(r#"{"A":0}"#, &format!(r#"{{"A":{n}}}"#));
+        let forward = policy_for(op).check(&text).unwrap();
+        let sent: serde_json::Value = serde_json::from_str(&forward.body).unwrap();
+        let wrote: f64 = n.parse().unwrap();
+        assert_eq!(
+            sent["variables"]["metadata"]["A"]
+                .as_f64()
+                .unwrap()
+                .to_bits(),
+            wrote.to_bits(),
+            "{n}"
+        );
+    }
+}
+
 #[test]
 fn the_api_key_field_is_never_forwardable() {
     // Not even with every profile method allowed, and whatever else is selected.
