@@ -45,6 +45,10 @@ pub enum Code {
     /// `init()` could not load the WebAssembly module (HTTP 404, a Content-Security-Policy
     /// block, a wrong file or MIME type). Raised by the JS entries, never by the Rust core.
     WasmLoad,
+    /// The WebAssembly instance failed (trapped) during the call: a bug of this package, not
+    /// of the input. The entry replaced the instance: the next call runs on a fresh one.
+    /// Raised by the JS entries, never by the Rust core.
+    Internal,
 }
 
 impl Code {
@@ -64,6 +68,7 @@ impl Code {
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
             Code::WasmLoad => "wasm_load",
+            Code::Internal => "internal",
         }
     }
 }
@@ -414,6 +419,7 @@ mod tests {
             Code::Decode,
             Code::SecretKeyInBrowser,
             Code::WasmLoad,
+            Code::Internal,
         ];
         let decl = <Code as Tsify>::DECL;
         let union = decl
@@ -453,6 +459,7 @@ mod tests {
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
             (Code::WasmLoad, "wasm_load"),
+            (Code::Internal, "internal"),
         ];
         for (c, s) in all {
             assert_eq!(c.as_str(), s);

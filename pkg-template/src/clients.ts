@@ -17,7 +17,7 @@ import type { BotMethod, MerchantMethod, MethodSignatures, ServerMerchantMethod 
 import { fromGlue, notLive } from "./errors.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
 import { watch, type OrderWatch } from "./watch.js";
-import { release, wasm } from "./wasm.js";
+import { generation, release, wasm } from "./wasm.js";
 
 /** What a client instance holds: its Core while it is live, and what its calls need. */
 class Client {
@@ -27,22 +27,37 @@ class Client {
   readonly fetch: Function | undefined;
   /** How many of this client's Core calls are running: they may read the caller's values. */
   busy = 0;
+  /** The instance the Core lives in (wasm.ts `generation`). */
+  #generation: number;
 
-  constructor(readonly what: string, endpoint: "bot" | "merchant", options: unknown) {
-    let core: Core;
-    try {
-      core = new (wasm().Core)(endpoint, options);
-    } catch (e) {
-      throw fromGlue(e, what);
-    }
+  constructor(readonly what: string, readonly endpoint: "bot" | "merchant", readonly options: unknown) {
+    this.#generation = generation();
+    const core = this.#make();
     this.core = core;
     this.fetch = core.fetch;
   }
 
-  /** `f(core)`, or `invalid_input` (`this`) once freed; free() is refused while it runs. */
+  /** A Core from the options, in the current instance. */
+  #make(): Core {
+    try {
+      return new (wasm().Core)(this.endpoint, this.options);
+    } catch (e) {
+      throw fromGlue(e, this.what);
+    }
+  }
+
+  /**
+   * `f(core)`, or `invalid_input` (`this`) once freed; free() is refused while it runs. After
+   * the instance was replaced (a trap), the Core is made again from the options first.
+   */
   use<T>(f: (core: Core) => T): T {
-    const core = this.core;
+    let core = this.core;
     if (!core) throw notLive(this.what);
+    if (this.#generation !== generation()) {
+      core = this.#make();
+      this.core = core;
+      this.#generation = generation();
+    }
     this.busy++;
     try {
       return f(core);

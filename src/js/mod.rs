@@ -7,7 +7,7 @@
 //! | `Core` (`classes.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
-//! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `receive` |
+//! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `settle` |
 //! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
 //! | `ProxyPolicy` (`proxy.rs`, feature `server` only) | `createProxyHandler`'s checks: `checkMethod`, `check(body)` (forward or refuse), its own answers, `redact` |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
