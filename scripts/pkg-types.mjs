@@ -41,7 +41,7 @@ if (initAt < 0) fail(`the staged ${name}.d.ts has no wasm-bindgen init section (
 // The glue's internal declarations: every class and function (the wasm exports), the shapes
 // they exchange (the server build's proxy shapes too), and the error interface the shell's SettlementError class replaces.
 const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor",
-  "ProxyAnswer", "ProxyDecision"]);
+  "ProxyAnswer", "ProxyDecision", "WebhookAnswer", "WebhookRefusal", "WebhookDecision"]);
 
 /** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */
 function declarationEnd(text, from, kind) {
@@ -155,9 +155,9 @@ const GLUE = `./glue/${name}.js`;
 const typesDir = path.join(pkg, "types");
 rmSync(typesDir, { recursive: true, force: true });
 mkdirSync(typesDir, { recursive: true });
-// index.d.ts (every entry); server.d.ts and proxy.d.ts (the server entries' MerchantClient and
-// createProxyHandler, through node.d.ts).
-const queue = ["index.d.ts", "server.d.ts", "proxy.d.ts"];
+// index.d.ts (every entry); server.d.ts, proxy.d.ts and webhook.d.ts (the server entries'
+// MerchantClient, createProxyHandler and the webhook receiver, through node.d.ts).
+const queue = ["index.d.ts", "server.d.ts", "proxy.d.ts", "webhook.d.ts"];
 const copied = new Set();
 while (queue.length) {
   const file = queue.shift();
@@ -197,7 +197,7 @@ writeFileSync(path.join(pkg, "index.d.cts"),
   esm.replace(/^\/\/ Types of settlement-wasm:.*$/m,
     "// Types of settlement-wasm for `require` (CommonJS) consumers: a copy of index.d.ts."));
 const nodeEsm = read(path.join(pkg, "node.d.ts"));
-for (const from of ["./index.js", "./types/server.js", "./types/proxy.js"]) {
+for (const from of ["./index.js", "./types/server.js", "./types/proxy.js", "./types/webhook.js"]) {
   if (!nodeEsm.includes(`from "${from}"`)) fail(`node.d.ts must re-export ${from}`);
 }
 writeFileSync(path.join(pkg, "node.d.cts"),

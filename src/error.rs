@@ -45,6 +45,9 @@ pub enum Code {
     /// `init()` could not load the WebAssembly module (HTTP 404, a Content-Security-Policy
     /// block, a wrong file or MIME type). Raised by the JS entries, never by the Rust core.
     WasmLoad,
+    /// A webhook delivery's body went over the receiver's `maxBodyBytes` (HTTP 413); the rest
+    /// was not read.
+    TooLarge,
 }
 
 impl Code {
@@ -64,6 +67,7 @@ impl Code {
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
             Code::WasmLoad => "wasm_load",
+            Code::TooLarge => "too_large",
         }
     }
 }
@@ -414,6 +418,7 @@ mod tests {
             Code::Decode,
             Code::SecretKeyInBrowser,
             Code::WasmLoad,
+            Code::TooLarge,
         ];
         let decl = <Code as Tsify>::DECL;
         let union = decl
@@ -453,6 +458,7 @@ mod tests {
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
             (Code::WasmLoad, "wasm_load"),
+            (Code::TooLarge, "too_large"),
         ];
         for (c, s) in all {
             assert_eq!(c.as_str(), s);

@@ -12,6 +12,8 @@ import type {
 } from "./glue/settlement_wasm.js";
 import { MerchantClient as BrowserMerchantClient, callMerchant, searchMerchant } from "./clients.js";
 import type { OrderIterator } from "./orders.js";
+import { invalid } from "./errors.js";
+import type { WebhookEvent } from "./glue/settlement_wasm.js";
 import type { MethodSignatures, ServerMerchantMethod } from "./operations.js";
 
 /**
@@ -75,6 +77,52 @@ export class MerchantClient extends BrowserMerchantClient {
    */
   onchainWithdrawal(id: string, options?: MerchantCallOptions): Promise<OnchainWithdrawal | null> {
     return callMerchant(this, "onchainWithdrawal", id, options);
+  }
+
+  /**
+   * Reads back from the API the current state of what a webhook event is about (secret key),
+   * so value is released on the API's word, not the webhook's (a static token stops no
+   * replay): a `payment_request.updated` event resolves with `paymentRequest(data.reference)`
+   * (the service's `merchantPaymentRequest`), an `onchain_tx.updated` one with
+   * `onchainWithdrawal(data.id)`; either may be `null` when the service does not know it.
+   * The API has no read of a fiat payout or a chargeback by id, so a `fiat_payout.updated`,
+   * `chargeback.initiated` or `unknown` event rejects with `invalid_input` (`field: "event"`);
+   * for a chargeback, read its `data.payment_request.reference` with `paymentRequest`. An event
+   * without the `reference` or `id` needed rejects the same way, before anything is sent.
+   *
+   * @example
+   * const current = await merchant.confirmEvent(event);
+   * if (event.type === "payment_request.updated" && current?.status === "completed") fulfil(current);
+   */
+  async confirmEvent(event: WebhookEvent, options?: MerchantCallOptions): Promise<PaymentRequest | OnchainWithdrawal | null> {
+    let type: unknown;
+    let data: unknown;
+    try {
+      type = (event as { type?: unknown } | null | undefined)?.type;
+      data = (event as { data?: unknown } | null | undefined)?.data;
+    } catch (cause) {
+      throw invalid("event", "event: not a webhook event (its members could not be read)", cause);
+    }
+    const member = (name: string): unknown => {
+      try {
+        return data !== null && typeof data === "object" ? (data as Record<string, unknown>)[name] : undefined;
+      } catch (cause) {
+        throw invalid(`event.data.${name}`, `event.data.${name} could not be read`, cause);
+      }
+    };
+    if (type === "payment_request.updated") {
+      const reference = member("reference");
+      if (typeof reference !== "string") throw invalid("event.data.reference", "event.data.reference must be the payment's reference (a string)");
+      return this.paymentRequest(reference, options);
+    }
+    if (type === "onchain_tx.updated") {
+      const id = member("id");
+      if (typeof id !== "string") throw invalid("event.data.id", "event.data.id must be the transaction's id (a string)");
+      return this.onchainWithdrawal(id, options);
+    }
+    throw invalid("event", typeof type === "string"
+      ? "event: the API has no read-back for this event type (only payment_request.updated and onchain_tx.updated)"
+      : "event: not a webhook event (no type)");
   }
 
   // The merchant's customers, and their USD virtual bank accounts.
