@@ -46,7 +46,9 @@ pub enum Code {
     /// block, a wrong file or MIME type). Raised by the JS entries, never by the Rust core.
     WasmLoad,
     /// A webhook delivery's body went over the receiver's `maxBodyBytes` (HTTP 413); the rest
-    /// was not read.
+    /// was not read. Not in the browser build, which has no webhook receiver (so its size is
+    /// unchanged); the package's shared declarations have it (from the server build).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
     TooLarge,
 }
 
@@ -67,6 +69,7 @@ impl Code {
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
             Code::WasmLoad => "wasm_load",
+            #[cfg(any(feature = "server", not(feature = "npm")))]
             Code::TooLarge => "too_large",
         }
     }
@@ -418,6 +421,7 @@ mod tests {
             Code::Decode,
             Code::SecretKeyInBrowser,
             Code::WasmLoad,
+            #[cfg(any(feature = "server", not(feature = "npm")))]
             Code::TooLarge,
         ];
         let decl = <Code as Tsify>::DECL;
@@ -458,6 +462,7 @@ mod tests {
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
             (Code::WasmLoad, "wasm_load"),
+            #[cfg(any(feature = "server", not(feature = "npm")))]
             (Code::TooLarge, "too_large"),
         ];
         for (c, s) in all {

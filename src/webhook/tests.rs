@@ -1,6 +1,8 @@
 use proptest::prelude::*;
 
+use super::verify::constant_time_eq;
 use super::*;
+use crate::error::{Code, Error};
 
 const TOKEN: &str = "whk_live_7f3a9c2e41b84d6f";
 
@@ -41,7 +43,10 @@ fn each_observed_type_is_typed() {
     let p2p = d.p2p_payment.as_ref().unwrap();
     assert_eq!(p2p.exchange_rate, Some(Amount::Text("1500.5".into())));
     assert_eq!(p2p.amount, Some(Amount::Number(159000.into())));
-    assert_eq!(d.customer.as_ref().unwrap().wallet_address.as_deref(), Some("0xab"));
+    assert_eq!(
+        d.customer.as_ref().unwrap().wallet_address.as_deref(),
+        Some("0xab")
+    );
     assert_eq!(e.key, r#"["payment_request.updated","pr1","COMPLETED"]"#);
     // The npm shape keeps snake_case in data and the amounts as sent.
     let j = e.to_json();
@@ -50,18 +55,48 @@ fn each_observed_type_is_typed() {
     assert_eq!(j["data"]["p2p_payment"]["amount_usd"], "106.0");
     assert_eq!(j["data"]["metadata"]["order"], 9);
 
-    let e = ok(&h, &body("onchain_tx.updated", r#"{"id":"tx1","address":"0x1","status":"CONFIRMED","quantity":"10.5","fee":0.1,"symbol":"USDT","network":"CELO","txhash":"0xh"}"#), &[TOKEN]);
-    let EventData::OnchainTxUpdated(d) = &e.data else { panic!() };
+    let e = ok(
+        &h,
+        &body(
+            "onchain_tx.updated",
+            r#"{"id":"tx1","address":"0x1","status":"CONFIRMED","quantity":"10.5","fee":0.1,"symbol":"USDT","network":"CELO","txhash":"0xh"}"#,
+        ),
+        &[TOKEN],
+    );
+    let EventData::OnchainTxUpdated(d) = &e.data else {
+        panic!()
+    };
     assert_eq!(d.quantity, Some(Amount::Text("10.5".into())));
     assert_eq!(d.network.as_deref(), Some("CELO"));
 
-    let e = ok(&h, &body("fiat_payout.updated", r#"{"id":"f1","payment_type":"WITHDRAWAL","amount_usd":100,"amount":"159.0","reference":"r","status":"PAID"}"#), &[TOKEN]);
-    let EventData::FiatPayoutUpdated(d) = &e.data else { panic!() };
+    let e = ok(
+        &h,
+        &body(
+            "fiat_payout.updated",
+            r#"{"id":"f1","payment_type":"WITHDRAWAL","amount_usd":100,"amount":"159.0","reference":"r","status":"PAID"}"#,
+        ),
+        &[TOKEN],
+    );
+    let EventData::FiatPayoutUpdated(d) = &e.data else {
+        panic!()
+    };
     assert_eq!(d.amount_usd, Some(Amount::Number(100.into())));
 
-    let e = ok(&h, &body("chargeback.initiated", r#"{"id":"cb1","status":"OPEN","reason":"fraud","payment_request":{"id":"pr1","reference":"order-9","amount":"5","currency":"USD"}}"#), &[TOKEN]);
-    let EventData::ChargebackInitiated(d) = &e.data else { panic!() };
-    assert_eq!(d.payment_request.as_ref().unwrap().reference.as_deref(), Some("order-9"));
+    let e = ok(
+        &h,
+        &body(
+            "chargeback.initiated",
+            r#"{"id":"cb1","status":"OPEN","reason":"fraud","payment_request":{"id":"pr1","reference":"order-9","amount":"5","currency":"USD"}}"#,
+        ),
+        &[TOKEN],
+    );
+    let EventData::ChargebackInitiated(d) = &e.data else {
+        panic!()
+    };
+    assert_eq!(
+        d.payment_request.as_ref().unwrap().reference.as_deref(),
+        Some("order-9")
+    );
     assert_eq!(e.event_type(), "chargeback.initiated");
 }
 
@@ -86,7 +121,10 @@ fn unknown_type_is_kept_raw() {
 #[test]
 fn a_replay_has_the_same_key_and_a_new_status_another() {
     let b1 = body("onchain_tx.updated", r#"{"id":"tx1","status":"PENDING"}"#);
-    let b2 = body("onchain_tx.updated", r#"{"status":"PENDING","id":"tx1","fee":"1"}"#);
+    let b2 = body(
+        "onchain_tx.updated",
+        r#"{"status":"PENDING","id":"tx1","fee":"1"}"#,
+    );
     let b3 = body("onchain_tx.updated", r#"{"id":"tx1","status":"CONFIRMED"}"#);
     let h = [("x-cashramp-token", TOKEN)];
     assert_eq!(ok(&h, &b1, &[TOKEN]).key, ok(&h, &b1, &[TOKEN]).key);
@@ -155,11 +193,16 @@ fn a_custom_header_is_read() {
     let b = body("x.y", "{}");
     v.verify([("x-my-token", TOKEN)], &b, &[TOKEN]).unwrap();
     assert_eq!(
-        v.verify([("x-cashramp-token", TOKEN)], &b, &[TOKEN]).unwrap_err().code,
+        v.verify([("x-cashramp-token", TOKEN)], &b, &[TOKEN])
+            .unwrap_err()
+            .code,
         Code::Unauthorized
     );
     for bad in ["", "a b", "x:y", &"h".repeat(65)] {
-        assert_eq!(Verifier::new(Some(bad), None).unwrap_err().field.as_deref(), Some("header"));
+        assert_eq!(
+            Verifier::new(Some(bad), None).unwrap_err().field.as_deref(),
+            Some("header")
+        );
     }
     for bad in [0.0, -1.0, 1.5, f64::NAN, 2e9] {
         assert_eq!(
@@ -183,8 +226,14 @@ fn malformed_bodies_are_invalid_input() {
         (br#"{"event_type":"","data":{}}"#, "event_type"),
         (br#"{"event_type":"a.b"}"#, "data"),
         (br#"{"event_type":"a.b","data":[]}"#, "data"),
-        (br#"{"event_type":"onchain_tx.updated","data":{"id":5}}"#, "data"),
-        (br#"{"event_type":"onchain_tx.updated","data":{"quantity":true}}"#, "data"),
+        (
+            br#"{"event_type":"onchain_tx.updated","data":{"id":5}}"#,
+            "data",
+        ),
+        (
+            br#"{"event_type":"onchain_tx.updated","data":{"quantity":true}}"#,
+            "data",
+        ),
     ] {
         let e = err(&h, b, &[TOKEN]);
         assert_eq!(e.code, Code::InvalidInput, "{b:?}");
@@ -192,16 +241,25 @@ fn malformed_bodies_are_invalid_input() {
         assert_eq!(Answer::for_error(&e).status, 400);
     }
     // Deeply nested JSON is refused by serde_json's depth limit, not a stack overflow.
-    let deep = format!(r#"{{"event_type":"a.b","data":{{"x":{}{}}}}}"#, "[".repeat(10_000), "]".repeat(10_000));
+    let deep = format!(
+        r#"{{"event_type":"a.b","data":{{"x":{}{}}}}}"#,
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
     assert_eq!(err(&h, deep.as_bytes(), &[TOKEN]).code, Code::InvalidInput);
 }
 
 #[test]
 fn a_body_over_the_limit_is_too_large() {
     let v = Verifier::new(None, Some(64.0)).unwrap();
-    let b = body("onchain_tx.updated", r#"{"id":"a-long-enough-id-to-pass-64-bytes","status":"X"}"#);
+    let b = body(
+        "onchain_tx.updated",
+        r#"{"id":"a-long-enough-id-to-pass-64-bytes","status":"X"}"#,
+    );
     assert!(b.len() > 64);
-    let e = v.verify([("x-cashramp-token", TOKEN)], &b, &[TOKEN]).unwrap_err();
+    let e = v
+        .verify([("x-cashramp-token", TOKEN)], &b, &[TOKEN])
+        .unwrap_err();
     assert_eq!(e.code, Code::TooLarge);
     assert_eq!(Answer::for_error(&e).status, 413);
     assert_eq!(v.too_large().code_str(), "too_large");
@@ -212,7 +270,11 @@ fn answers_never_show_a_stack_or_a_token() {
     assert_eq!(Answer::method_not_allowed().status, 405);
     assert_eq!(Answer::handler_failed().status, 500);
     assert_eq!(Answer::ok().status, 200);
-    for a in [Answer::method_not_allowed(), Answer::handler_failed(), Answer::ok()] {
+    for a in [
+        Answer::method_not_allowed(),
+        Answer::handler_failed(),
+        Answer::ok(),
+    ] {
         serde_json::from_str::<JsonValue>(&a.body).unwrap();
     }
 }

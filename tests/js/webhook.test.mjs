@@ -346,6 +346,93 @@ describe("merchant.confirmEvent (secret key, against the sandbox)", () => {
   }
 });
 
+describe("the sandbox delivers webhooks (its lifecycle changes, retries, replay)", () => {
+  let srv;
+  const events = [];
+  let failing = false;
+  let calls = 0;
+  const control = (path, init) => fetch(`${SANDBOX_URL}/__sandbox/webhooks${path}`, init);
+  const json = (body) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  /** Resolves when `events` has an event matching `match`, within 5 s. */
+  const arrives = async (match) => {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const e = events.find(match);
+      if (e) return e;
+      if (Date.now() > deadline) throw new Error(`no such event; got ${events.map((x) => x.key).join(" ")}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  before(async () => {
+    srv = await serve(createWebhookHandler({
+      token: TOKEN,
+      onEvent: (e) => {
+        calls++;
+        if (failing) throw new Error("the receiver is down");
+        events.push(e);
+      },
+    }));
+    assert.equal((await control("/target", json({ url: srv.url, token: TOKEN }))).status, 204);
+  });
+  after(async () => {
+    await control("", { method: "DELETE" });
+    await srv.close();
+  });
+
+  test("a hosted payment and an onchain withdrawal: each change arrives typed, and is confirmed by read-back", async () => {
+    const merchant = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY });
+    const reference = uniqueTag("whk-sandbox");
+    const p = await merchant.initiateHostedPayment({
+      amount: "25000.00", currency: "local_currency", countryCode: "ng", email: "ada@example.com", paymentType: "deposit",
+      reference, firstName: "Ada", lastName: "Obi", metadata: { order: 7 },
+    });
+    const created = await arrives((e) => e.type === "payment_request.updated" && e.data.reference === reference);
+    assert.equal(created.data.status, "created");
+    assert.deepEqual(created.data.metadata, { order: 7 }, "metadata echoed");
+    await merchant.cancelHostedPayment(p.id);
+    const canceled = await arrives((e) => e.data.reference === reference && e.data.status === "canceled");
+    assert.equal((await merchant.confirmEvent(canceled)).status, "canceled");
+
+    const sent = await merchant.withdrawOnchain({ address: "0x5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D5A4D", amountUsd: "12.00" });
+    const pending = await arrives((e) => e.type === "onchain_tx.updated" && e.data.id === sent.id);
+    assert.equal(pending.data.status, "pending");
+    await fetch(`${SANDBOX_URL}/__sandbox/onchain/settle`, json({ withdrawal: sent.id, status: "completed" }));
+    const done = await arrives((e) => e.data.id === sent.id && e.data.status === "completed");
+    assert.equal(typeof done.data.quantity, "string", "amounts as sent");
+    assert.equal((await merchant.confirmEvent(done)).status, "completed");
+  });
+
+  test("a throwing onEvent is answered 500 and the sandbox retries (bounded); a replay has the same key", async () => {
+    failing = true;
+    calls = 0;
+    const data = { id: uniqueTag("cb"), status: "open", reason: "fraud", payment_request: { id: "pr_1", reference: "r", amount: "5", currency: "USD" } };
+    assert.equal((await control("/send", json({ event_type: "chargeback.initiated", data }))).status, 202);
+    const deadline = Date.now() + 10_000;
+    let attempts = [];
+    while (Date.now() < deadline) {
+      const log = await (await control("")).json();
+      attempts = log.deliveries.filter((d) => d.id === data.id);
+      if (attempts.length >= 4) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(attempts.map((a) => [a.attempt, a.answer]), [[1, 500], [2, 500], [3, 500], [4, 500]]);
+    assert.ok(attempts[1].at_ms - attempts[0].at_ms >= 150, "a backoff between attempts");
+    assert.equal(calls, 4, "onEvent was called on each attempt");
+    seen.push(JSON.stringify(attempts));
+
+    failing = false;
+    assert.equal((await control("/replay", { method: "POST" })).status, 202);
+    const first = await arrives((e) => e.type === "chargeback.initiated" && e.data.id === data.id);
+    assert.equal((await control("/replay", { method: "POST" })).status, 202);
+    const deadline2 = Date.now() + 5_000;
+    while (events.filter((e) => e.data.id === data.id).length < 2 && Date.now() < deadline2) await new Promise((r) => setTimeout(r, 50));
+    const both = events.filter((e) => e.data.id === data.id);
+    assert.equal(both.length, 2);
+    assert.equal(both[0].key, both[1].key);
+    assert.equal(first.data.reason, "fraud");
+  });
+});
+
 test("no answer, error or console line held an 8-character piece of the token", () => {
   assert.ok(seen.length > 20, `${seen.length} texts seen`);
   for (const text of seen) assert.equal(leak(text), null, text.slice(0, 200));
