@@ -135,7 +135,7 @@ type _paymentStatusNotString = Assert<Not<Equal<P2PPaymentStatus, string>>>;
 type _codeExact = Assert<Equal<SettlementError["code"], SettlementErrorCode>>;
 type _codeUnion = Assert<Equal<SettlementErrorCode,
   | "invalid_input" | "unauthorized" | "forbidden" | "rate_limited" | "http" | "graphql" | "network" | "timeout"
-  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser" | "wasm_load">>;
+  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser" | "wasm_load" | "too_large">>;
 type _codeNotString = Assert<string extends SettlementErrorCode ? false : true>;
 type _gqlNotAny = Assert<Not<IsAny<SettlementError["graphqlErrors"]>>>;
 type _gqlExact = Assert<Equal<SettlementError["graphqlErrors"], GraphQLErrorInfo[] | undefined>>;

@@ -54,7 +54,7 @@ async function serve(handler) {
     res.writeHead(r.status, Object.fromEntries(r.headers)).end(text);
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/webhooks`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}/webhooks`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
 }
 
 /** A receiver that records its events; `fail` makes onEvent throw (or reject). */
