@@ -13,7 +13,9 @@
 //!
 //! Control routes: `POST /__sandbox/webhooks/send` `{ event_type, data }` sends any event
 //! (`chargeback.initiated` too); `POST /__sandbox/webhooks/replay` sends the last one again;
-//! `DELETE /__sandbox/webhooks` forgets the target and the log.
+//! `DELETE /__sandbox/webhooks` forgets the target and the log; `GET /__sandbox/webhooks` lists
+//! the attempts. A request carrying a non-loopback `Origin` is refused (403), as on every
+//! control route.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -339,7 +341,28 @@ pub fn routes(hooks: Arc<Webhooks>) -> Router {
         .route("/__sandbox/webhooks/target", post(set_target))
         .route("/__sandbox/webhooks/send", post(send))
         .route("/__sandbox/webhooks/replay", post(replay))
+        .route_layer(axum::middleware::from_fn(loopback_only))
         .with_state(hooks)
+}
+
+/// As every control route: a request carrying a non-loopback `Origin` is refused (403).
+async fn loopback_only(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let foreign = request
+        .headers()
+        .get(axum::http::header::ORIGIN)
+        .is_some_and(|o| !crate::server::is_loopback_origin(o.as_bytes()));
+    if foreign {
+        return (
+            StatusCode::FORBIDDEN,
+            "the sandbox's control routes take requests from a loopback origin only",
+        )
+            .into_response();
+    }
+    next.run(request).await
 }
 
 async fn list(State(hooks): State<Arc<Webhooks>>) -> Json<Value> {
