@@ -281,8 +281,8 @@ pub struct ChargebackData {
 /// An event's type and its `data`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventData {
-    /// `payment_request.updated`.
-    PaymentRequestUpdated(PaymentRequestData),
+    /// `payment_request.updated` (boxed: the largest of the data types).
+    PaymentRequestUpdated(Box<PaymentRequestData>),
     /// `onchain_tx.updated`.
     OnchainTxUpdated(OnchainTxData),
     /// `fiat_payout.updated`.

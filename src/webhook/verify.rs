@@ -227,7 +227,7 @@ impl Verifier {
         };
         let (id, status) = (key_part(&data, "id"), key_part(&data, "status"));
         let data = match event_type.as_str() {
-            PAYMENT_REQUEST_UPDATED => EventData::PaymentRequestUpdated(typed(data)?),
+            PAYMENT_REQUEST_UPDATED => EventData::PaymentRequestUpdated(Box::new(typed(data)?)),
             ONCHAIN_TX_UPDATED => EventData::OnchainTxUpdated(typed(data)?),
             FIAT_PAYOUT_UPDATED => EventData::FiatPayoutUpdated(typed(data)?),
             CHARGEBACK_INITIATED => EventData::ChargebackInitiated(typed(data)?),
