@@ -388,7 +388,7 @@ fn to_json<T: Serialize>(value: &T) -> JsonValue {
 #[cfg(any(feature = "server", not(feature = "npm")))]
 mod verify;
 #[cfg(any(feature = "server", not(feature = "npm")))]
-pub use verify::{verify, Answer, Verifier};
+pub use verify::{read_back, verify, Answer, ReadBack, Verifier};
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

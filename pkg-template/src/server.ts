@@ -12,8 +12,12 @@ import type {
 } from "./glue/settlement_wasm.js";
 import { MerchantClient as BrowserMerchantClient, callMerchant, searchMerchant } from "./clients.js";
 import type { OrderIterator } from "./orders.js";
-import { invalid } from "./errors.js";
 import type { WebhookEvent } from "./glue/settlement_wasm.js";
+import type { WebhookReadBack } from "./glue-server/settlement_wasm.js";
+import { wasm } from "./wasm.js";
+
+/** The server glue's `webhookReadBack` (only the server entries' wasm has it). */
+type ServerGlue = { webhookReadBack(event: unknown): WebhookReadBack };
 import type { MethodSignatures, ServerMerchantMethod } from "./operations.js";
 
 /**
@@ -95,34 +99,11 @@ export class MerchantClient extends BrowserMerchantClient {
    * if (event.type === "payment_request.updated" && current?.status === "completed") fulfil(current);
    */
   async confirmEvent(event: WebhookEvent, options?: MerchantCallOptions): Promise<PaymentRequest | OnchainWithdrawal | null> {
-    let type: unknown;
-    let data: unknown;
-    try {
-      type = (event as { type?: unknown } | null | undefined)?.type;
-      data = (event as { data?: unknown } | null | undefined)?.data;
-    } catch (cause) {
-      throw invalid("event", "event: not a webhook event (its members could not be read)", cause);
-    }
-    const member = (name: string): unknown => {
-      try {
-        return data !== null && typeof data === "object" ? (data as Record<string, unknown>)[name] : undefined;
-      } catch (cause) {
-        throw invalid(`event.data.${name}`, `event.data.${name} could not be read`, cause);
-      }
-    };
-    if (type === "payment_request.updated") {
-      const reference = member("reference");
-      if (typeof reference !== "string") throw invalid("event.data.reference", "event.data.reference must be the payment's reference (a string)");
-      return this.paymentRequest(reference, options);
-    }
-    if (type === "onchain_tx.updated") {
-      const id = member("id");
-      if (typeof id !== "string") throw invalid("event.data.id", "event.data.id must be the transaction's id (a string)");
-      return this.onchainWithdrawal(id, options);
-    }
-    throw invalid("event", typeof type === "string"
-      ? "event: the API has no read-back for this event type (only payment_request.updated and onchain_tx.updated)"
-      : "event: not a webhook event (no type)");
+    // Which read, and its argument: the Rust core's rule (invalid_input before anything is sent).
+    const target = (wasm() as unknown as ServerGlue).webhookReadBack(event);
+    return target.kind === "paymentRequest"
+      ? this.paymentRequest(target.reference, options)
+      : this.onchainWithdrawal(target.id, options);
   }
 
   // The merchant's customers, and their USD virtual bank accounts.

@@ -229,6 +229,59 @@ impl WebhookPolicy {
     }
 }
 
+/// `event[name]` as a string: `None` when absent or not a string; a throwing read is
+/// `invalid_input` naming `field`.
+fn member_text(target: &JsValue, name: &str, field: &str) -> Result<Option<String>, Error> {
+    if !target.is_object() {
+        return Ok(None);
+    }
+    let v = js_impl::read(target, &JsValue::from_str(name))
+        .map_err(|_| Error::invalid(field, format!("{field} could not be read")))?;
+    // At most the longest text the operations accept; longer is refused by the call itself.
+    Ok(super::options::text(&v, field, crate::inputs::MAX_TEXT_LEN)
+        .ok()
+        .flatten())
+}
+
+/// What `merchant.confirmEvent(event)` reads back for `event` (the rule is
+/// [`crate::webhook::read_back`]'s): `{ kind: "paymentRequest", reference }` or
+/// `{ kind: "onchainWithdrawal", id }`. Throws `SettlementError` (`invalid_input` naming
+/// `event`, `event.data.reference` or `event.data.id`).
+#[wasm_bindgen(js_name = webhookReadBack, unchecked_return_type = "WebhookReadBack")]
+pub fn webhook_read_back(event: JsValue) -> Result<JsValue, JsValue> {
+    let read = || -> Result<crate::webhook::ReadBack, Error> {
+        let kind = member_text(&event, "type", "event")?;
+        let data = if event.is_object() {
+            js_impl::read(&event, &JsValue::from_str("data"))
+                .map_err(|_| Error::invalid("event", "event could not be read"))?
+        } else {
+            JsValue::UNDEFINED
+        };
+        let (reference, id) = match kind.as_deref() {
+            Some(crate::webhook::PAYMENT_REQUEST_UPDATED) => (
+                member_text(&data, "reference", "event.data.reference")?,
+                None,
+            ),
+            Some(crate::webhook::ONCHAIN_TX_UPDATED) => {
+                (None, member_text(&data, "id", "event.data.id")?)
+            }
+            _ => (None, None),
+        };
+        crate::webhook::read_back(kind.as_deref(), reference.as_deref(), id.as_deref())
+    };
+    match read() {
+        Ok(crate::webhook::ReadBack::PaymentRequest { reference }) => Ok(object(&[
+            ("kind", &JsValue::from_str("paymentRequest")),
+            ("reference", &JsValue::from_str(&reference)),
+        ])),
+        Ok(crate::webhook::ReadBack::OnchainWithdrawal { id }) => Ok(object(&[
+            ("kind", &JsValue::from_str("onchainWithdrawal")),
+            ("id", &JsValue::from_str(&id)),
+        ])),
+        Err(e) => Err(error::to_js(&e)),
+    }
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const WEBHOOK_SHAPES: &'static str = r#"
 /** An answer of the webhook handler's own: its HTTP status and JSON body. */
@@ -236,6 +289,9 @@ export type WebhookAnswer = { status: number; body: string };
 
 /** A refused delivery: the answer, and the error `verifyWebhook` rejects with. */
 export type WebhookRefusal = { status: number; body: string; error: SettlementError };
+
+/** What `confirmEvent` reads back for an event. */
+export type WebhookReadBack = { kind: "paymentRequest"; reference: string } | { kind: "onchainWithdrawal"; id: string };
 
 /** A delivery's body: the event (as JSON text), or a refusal. */
 export type WebhookDecision =

@@ -290,6 +290,72 @@ fn constant_time_eq_is_equality() {
     assert_eq!(constant_time_eq(b"abab", b"ab"), 0);
 }
 
+#[test]
+fn read_back_is_the_api_read_of_the_event() {
+    let h = [("x-cashramp-token", TOKEN)];
+    let pr = ok(
+        &h,
+        &body(
+            "payment_request.updated",
+            r#"{"id":"pr1","reference":"order-9","status":"completed"}"#,
+        ),
+        &[TOKEN],
+    );
+    assert_eq!(
+        pr.read_back().unwrap(),
+        ReadBack::PaymentRequest {
+            reference: "order-9".into()
+        }
+    );
+    let tx = ok(
+        &h,
+        &body("onchain_tx.updated", r#"{"id":"tx1","status":"completed"}"#),
+        &[TOKEN],
+    );
+    assert_eq!(
+        tx.read_back().unwrap(),
+        ReadBack::OnchainWithdrawal { id: "tx1".into() }
+    );
+    for (b, field) in [
+        (
+            body("payment_request.updated", r#"{"id":"pr1"}"#),
+            "event.data.reference",
+        ),
+        (
+            body("payment_request.updated", r#"{"reference":" "}"#),
+            "event.data.reference",
+        ),
+        (
+            body("onchain_tx.updated", r#"{"status":"x"}"#),
+            "event.data.id",
+        ),
+        (body("fiat_payout.updated", r#"{"id":"f1"}"#), "event"),
+        (body("chargeback.initiated", r#"{"id":"c1"}"#), "event"),
+        (body("refund.created", r#"{"id":"r1"}"#), "event"),
+    ] {
+        let e = ok(&h, &b, &[TOKEN]).read_back().unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (Code::InvalidInput, Some(field))
+        );
+    }
+    // As the npm package shows the type: "unknown" has no read-back either.
+    assert_eq!(
+        read_back(Some("unknown"), Some("r"), Some("i"))
+            .unwrap_err()
+            .field
+            .as_deref(),
+        Some("event")
+    );
+    assert_eq!(
+        read_back(None, Some("r"), Some("i"))
+            .unwrap_err()
+            .field
+            .as_deref(),
+        Some("event")
+    );
+}
+
 proptest! {
     #[test]
     fn only_an_exact_token_passes(presented in proptest::collection::vec(any::<u8>(), 0..40), token in "[ -~]{1,40}") {

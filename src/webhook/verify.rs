@@ -331,3 +331,69 @@ where
 {
     Verifier::default().verify(headers, body, tokens)
 }
+
+/// What `confirmEvent` reads back from the API for an event: the current state of what the
+/// event is about, so value is released on the API's word rather than the webhook's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadBack {
+    /// `merchantPaymentRequest(reference)`: a `payment_request.updated` event.
+    PaymentRequest {
+        /// The payment's reference (`data.reference`).
+        reference: String,
+    },
+    /// `onchainWithdrawal(id)`: an `onchain_tx.updated` event.
+    OnchainWithdrawal {
+        /// The transaction's id (`data.id`).
+        id: String,
+    },
+}
+
+/// The read-back of an event of type `kind` (`type` as the npm package shows it: an observed
+/// type or `"unknown"`), given its `data.reference` and `data.id` when they are strings. The
+/// API has no read of a fiat payout or a chargeback by id: those, `unknown`, and an event
+/// without the member needed are `invalid_input` (naming `event`, `event.data.reference` or
+/// `event.data.id`), before anything is sent.
+pub fn read_back(
+    kind: Option<&str>,
+    reference: Option<&str>,
+    id: Option<&str>,
+) -> Result<ReadBack, Error> {
+    match kind {
+        Some(PAYMENT_REQUEST_UPDATED) => match reference {
+            Some(r) if !r.trim().is_empty() => Ok(ReadBack::PaymentRequest {
+                reference: r.to_owned(),
+            }),
+            _ => Err(Error::invalid(
+                "event.data.reference",
+                "event.data.reference must be the payment's reference (a non-empty string)",
+            )),
+        },
+        Some(ONCHAIN_TX_UPDATED) => match id {
+            Some(i) if !i.trim().is_empty() => Ok(ReadBack::OnchainWithdrawal { id: i.to_owned() }),
+            _ => Err(Error::invalid(
+                "event.data.id",
+                "event.data.id must be the transaction's id (a non-empty string)",
+            )),
+        },
+        Some(_) => Err(Error::invalid(
+            "event",
+            "event: the API has no read-back for this event type (only payment_request.updated and onchain_tx.updated)",
+        )),
+        None => Err(Error::invalid("event", "event: not a webhook event (no type)")),
+    }
+}
+
+impl WebhookEvent {
+    /// What to read back from the API for this event ([`read_back`]).
+    pub fn read_back(&self) -> Result<ReadBack, Error> {
+        match &self.data {
+            EventData::PaymentRequestUpdated(d) => {
+                read_back(Some(PAYMENT_REQUEST_UPDATED), d.reference.as_deref(), None)
+            }
+            EventData::OnchainTxUpdated(d) => {
+                read_back(Some(ONCHAIN_TX_UPDATED), None, d.id.as_deref())
+            }
+            _ => read_back(Some(self.event_type()), None, None),
+        }
+    }
+}
