@@ -91,7 +91,9 @@ fn value(arg: &Arg) -> JsValue {
 fn parameters(op: &Operation) -> (JsValue, JsValue) {
     match op.args {
         [] => (JsValue::UNDEFINED, JsValue::UNDEFINED),
-        [arg] => (value(arg), JsValue::UNDEFINED),
+        // One argument is the first parameter, unless it belongs to a field under another
+        // (`merchantCustomers({ after })`).
+        [arg] if op.parent.is_none() => (value(arg), JsValue::UNDEFINED),
         args => {
             let options = Object::new();
             for arg in args {
