@@ -41,7 +41,7 @@ if (initAt < 0) fail(`the staged ${name}.d.ts has no wasm-bindgen init section (
 // The glue's internal declarations: every class and function (the wasm exports), the shapes
 // they exchange (the server build's proxy shapes too), and the error interface the shell's SettlementError class replaces.
 const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor",
-  "ProxyAnswer", "ProxyDecision", "WebhookAnswer", "WebhookRefusal", "WebhookDecision"]);
+  "ProxyAnswer", "ProxyDecision", "WebhookAnswer", "WebhookRefusal", "WebhookDecision", "WebhookReadBack"]);
 
 /** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */
 function declarationEnd(text, from, kind) {
