@@ -365,6 +365,17 @@ proptest! {
     }
 
     #[test]
+    fn a_token_with_any_one_byte_changed_fails(token in "[!-~]{1,64}", at in any::<prop::sample::Index>(), delta in 1u8..=255) {
+        let mut near = token.clone().into_bytes();
+        let i = at.index(near.len());
+        near[i] = near[i].wrapping_add(delta);
+        let b = body("x.y", "{}");
+        let v = Verifier::default();
+        prop_assert!(v.verify([("x-cashramp-token", near.as_slice())], &b, &[token.as_str()]).is_err());
+        prop_assert!(v.verify([("x-cashramp-token", token.as_bytes())], &b, &[token.as_str()]).is_ok());
+    }
+
+    #[test]
     fn any_body_is_an_event_or_a_clean_refusal(raw in proptest::collection::vec(any::<u8>(), 0..200)) {
         match Verifier::default().parse(&raw) {
             Ok(e) => prop_assert_eq!(e.raw.as_bytes(), &raw[..]),
