@@ -73,6 +73,7 @@
 //! | `keys.rs` | key classification (public / secret / unknown), the browser guard decision |
 //! | `json.rs` | the core's JSON read trait (`JsValue` on wasm32, where JavaScript parses; `serde_json::Value` elsewhere) and the conversion to `serde_json::Value` at the Rust API |
 //! | `proxy.rs` | feature `server` only: the server proxy's checks (which bodies `createProxyHandler` forwards, its refusals, the redaction of the service's answers) |
+//! | [`webhook`] | a webhook delivery's checks (the token in constant time, the body's limit) and its typed events (`webhook::verify`); the npm server entries use it, the browser build links none of it (only its TypeScript declarations are shared) |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | `amount.rs` | exact decimal amounts ([`parse_amount`]) |
 //! | `types.rs` | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
@@ -124,6 +125,7 @@ mod retry;
 pub mod transport;
 mod types;
 mod watch;
+pub mod webhook;
 
 #[cfg(all(target_arch = "wasm32", feature = "npm"))]
 mod js;

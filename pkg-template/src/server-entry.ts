@@ -12,6 +12,7 @@ export { BotClient } from "./clients.js";
 // The server's MerchantClient, with the secret-key operations.
 export { MerchantClient } from "./server.js";
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";
+export { createWebhookHandler, verifyWebhook } from "./webhook.js";
 export { OrderIterator } from "./orders.js";
 export { OrderWatch } from "./watch.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";

@@ -10,6 +10,7 @@
 //! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `settle` |
 //! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
 //! | `ProxyPolicy` (`proxy.rs`, feature `server` only) | `createProxyHandler`'s checks: `checkMethod`, `check(body)` (forward or refuse), its own answers, `redact` |
+//! | `WebhookPolicy` (`webhook.rs`, feature `server` only) | `createWebhookHandler`'s and `verifyWebhook`'s checks: `checkMethod`, `checkToken`, `parse(body)` (event or refusal), their own answers |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
@@ -22,6 +23,8 @@ mod error;
 mod options;
 #[cfg(feature = "server")]
 mod proxy;
+#[cfg(feature = "server")]
+mod webhook;
 
 use wasm_bindgen::prelude::*;
 

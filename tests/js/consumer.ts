@@ -135,7 +135,7 @@ type _paymentStatusNotString = Assert<Not<Equal<P2PPaymentStatus, string>>>;
 type _codeExact = Assert<Equal<SettlementError["code"], SettlementErrorCode>>;
 type _codeUnion = Assert<Equal<SettlementErrorCode,
   | "invalid_input" | "unauthorized" | "forbidden" | "rate_limited" | "http" | "graphql" | "network" | "timeout"
-  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser" | "wasm_load" | "internal">>;
+  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser" | "wasm_load" | "internal" | "too_large">>;
 type _codeNotString = Assert<string extends SettlementErrorCode ? false : true>;
 type _gqlNotAny = Assert<Not<IsAny<SettlementError["graphqlErrors"]>>>;
 type _gqlExact = Assert<Equal<SettlementError["graphqlErrors"], GraphQLErrorInfo[] | undefined>>;
@@ -428,3 +428,55 @@ const proxied: Promise<Response> = proxy(new Request("https://app.example/api/bo
 type _ProxyIsNotAny = Assert<Not<IsAny<typeof proxied>>>;
 // @ts-expect-error: the endpoint is "bot" or "merchant"
 createProxyHandler({ ...proxyOptions, endpoint: "admin" });
+
+// Webhooks (Node conditions: webhook.d.ts): the handler, verifyWebhook, the typed events
+// (a discriminated union on `type`, snake_case data, amounts as sent) and confirmEvent.
+import {
+  createWebhookHandler, verifyWebhook, type WebhookEvent, type WebhookHandler, type WebhookOptions,
+  type PaymentRequestEventData, type OnchainTxEventData,
+} from "settlement-wasm";
+const webhookOptions: WebhookOptions = {
+  token: ["whk_new", "whk_old"],
+  onEvent: async (event: WebhookEvent) => {
+    switch (event.type) {
+      case "payment_request.updated": {
+        const amount: string | number | undefined = event.data.p2p_payment?.amount_usd;
+        const wallet: string | undefined = event.data.customer?.wallet_address;
+        return `${event.data.reference} ${String(amount)} ${wallet}`;
+      }
+      case "onchain_tx.updated": {
+        const q: string | number | undefined = event.data.quantity;
+        return `${event.data.txhash} ${String(q)}`;
+      }
+      case "fiat_payout.updated":
+        return event.data.payment_type;
+      case "chargeback.initiated":
+        return event.data.payment_request?.reference;
+      case "unknown": {
+        const t: string = event.eventType;
+        const d: Record<string, unknown> = event.data;
+        return `${t} ${Object.keys(d).length}`;
+      }
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+};
+const webhooks: WebhookHandler = createWebhookHandler(webhookOptions);
+createWebhookHandler({ token: async (r: Request) => r.headers.get("x-tenant") ?? "", onEvent: () => {}, maxBodyBytes: 1024, header: "X-Token" });
+// @ts-expect-error: onEvent is required
+createWebhookHandler({ token: "t" });
+type _EventKey = Assert<Equal<WebhookEvent["key"], string>>;
+type _PrData = Assert<Equal<Extract<WebhookEvent, { type: "payment_request.updated" }>["data"], PaymentRequestEventData>>;
+type _TxData = Assert<Equal<Extract<WebhookEvent, { type: "onchain_tx.updated" }>["data"], OnchainTxEventData>>;
+// @ts-expect-error: data keeps the service's snake_case keys
+const _camel: PaymentRequestEventData["paymentLink"] = undefined;
+export async function receive(request: Request, merchant: MerchantClient): Promise<string> {
+  const answer: Response = await webhooks(request);
+  const event: WebhookEvent = await verifyWebhook(request, { token: "whk" });
+  const current: PaymentRequest | OnchainWithdrawal | null = await merchant.confirmEvent(event);
+  return `${answer.status} ${event.key} ${event.raw.length} ${current?.status ?? ""}`;
+}
+type _ConfirmNotAny = Assert<Not<IsAny<Awaited<ReturnType<MerchantClient["confirmEvent"]>>>>>;
