@@ -4,7 +4,7 @@ import init, {
   BotClient, MerchantClient, SettlementError, classifyKey, onchainRampUrl, listenForRampEvents, parseAmount,
   type AgentProfile, type OrderHistoryPage, type P2PPayment, type WithdrawalInfo, type P2PPaymentStatus,
   type SettlementErrorCode, type MerchantClientOptions, type ConfirmOutcome, type InitiateHostedPaymentOptions,
-  type OnchainWithdrawal, type Account, type Country, type PaymentMethodType,
+  type OnchainWithdrawal, type Account, type Country, type CustomerCountry, type PaymentMethodType,
   type MarketRate, type RampLimits, type RampableAsset, type PaymentRequest, type OnchainRampOptions,
   type RampEvent, type RampEventPayload, type ParsedAmount,
   type BotClientOptions, type GraphQLErrorInfo, type OrderIterator, type OrderHistoryFilter, type FetchLike,
@@ -65,7 +65,8 @@ type _ownership = Assert<Equal<AddPaymentMethodOptions["ownership"], "first_part
 type _quoteCurrency = Assert<Equal<RampQuoteOptions["currency"], "usd" | "local_currency">>;
 type _onchainInfo = Assert<Equal<InitiateRampQuoteDepositOptions["onchainTransferInfo"], OnchainTransferInfo | undefined>>;
 type _onchainInfoExact = Assert<Equal<OnchainTransferInfo, { address: string; cryptocurrency: string; network: string }>>;
-type _customerCountry = Assert<Equal<Customer["country"], Country>>;
+type _customerCountry = Assert<Equal<Customer["country"], CustomerCountry>>;
+type _customerCountryHasNoCurrency = Assert<Not<Equal<"currency" extends keyof CustomerCountry ? true : false, true>>>;
 type _methodValue = Assert<Equal<CustomerPaymentMethod["fields"], PaymentMethodFieldValue[] | null>>;
 type _quoteStatus = Assert<Equal<QuotePaymentRequest["status"], QuotePaymentRequestStatus>>;
 type _deposit = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateRampQuoteDeposit"]>>, QuotePaymentRequest>>;
