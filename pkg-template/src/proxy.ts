@@ -3,6 +3,7 @@
 // redaction of the service's answers are the Rust core's (`ProxyPolicy`, src/proxy.rs); this
 // module converts the Request and Response and does the I/O.
 import type { ProxyAnswer, ProxyPolicy } from "./glue-server/settlement_wasm.js";
+import { readCapped } from "./body.js";
 import { fromGlue, SettlementError } from "./errors.js";
 import { generation, wasm } from "./wasm.js";
 
@@ -55,33 +56,8 @@ function answer(a: ProxyAnswer): Response {
  * rest is not read; the stream is cancelled), or `null` when it is not UTF-8 or cannot be read.
  */
 async function readBody(request: Request, max: number): Promise<string | undefined | null> {
-  const length = Number(request.headers.get("content-length"));
-  if (Number.isFinite(length) && length > max) return undefined;
-  const stream = request.body;
-  if (!stream) return "";
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return null;
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
+  const bytes = await readCapped(request, max);
+  if (!bytes) return bytes;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

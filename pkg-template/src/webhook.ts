@@ -5,6 +5,7 @@
 // writes the Response.
 import type { WebhookAnswer, WebhookPolicy, WebhookRefusal } from "./glue-server/settlement_wasm.js";
 import type { WebhookEvent } from "./glue/settlement_wasm.js";
+import { readCapped } from "./body.js";
 import { SettlementError } from "./errors.js";
 import { wasm } from "./wasm.js";
 
@@ -70,45 +71,6 @@ function policyOf(options: unknown, fn: string, onEventNeeded: boolean): { polic
 }
 
 /**
- * Reads the body, at most `max` bytes, as a stream with a counter: the bytes, `undefined` as
- * soon as it goes over (the rest is not read; the stream is cancelled), `null` when it cannot
- * be read.
- */
-async function readBody(request: Request, max: number): Promise<Uint8Array | undefined | null> {
-  const length = Number(request.headers.get("content-length"));
-  if (Number.isFinite(length) && length > max) {
-    request.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  const stream = request.body;
-  if (!stream) return new Uint8Array(0);
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return null;
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return bytes;
-}
-
-/**
  * The delivery's event, or the refusal: the method (405), the token (401; 500 when the token
  * function gave none), the body (413, 400).
  */
@@ -125,7 +87,7 @@ async function check(policy: WebhookPolicy, token: unknown, request: Request): P
   }
   const refused = policy.checkToken(request.headers.get(policy.headerName), given);
   if (refused) return refused;
-  const bytes = await readBody(request, policy.maxBodyBytes);
+  const bytes = await readCapped(request, policy.maxBodyBytes);
   if (bytes === undefined) return policy.tooLarge();
   if (bytes === null) return policy.unreadable();
   const decision = policy.parse(bytes);
