@@ -104,6 +104,9 @@ for g in "$glue/$name.js" "$glue_server/$name.js"; do
     || { echo "build-pkg: the glue's initSync module check is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
   sed -i "s|if (!(module instanceof WebAssembly.Module)) {|if (Object.prototype.toString.call(module) !== '[object WebAssembly.Module]') {|" "$g"
 done
+# The server entries instantiate the server build again after a trap (a fresh instance, its
+# own copy of the glue's state): the glue as a factory, `createGlue()` (scripts/glue-factory.mjs).
+node scripts/glue-factory.mjs "$glue_server/$name.js" "$glue_server/factory.js" "$glue_server/factory.d.ts"
 # The package's declarations of the derived types (node/settlement_wasm.d.ts; see
 # scripts/pkg-types.mjs): the server glue's, without wasm-bindgen's init section.
 awk '/^export type InitInput = /{exit} {print}' "$glue_server/$name.d.ts" >pkg/node/$name.d.ts

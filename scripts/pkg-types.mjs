@@ -41,7 +41,7 @@ if (initAt < 0) fail(`the staged ${name}.d.ts has no wasm-bindgen init section (
 // The glue's internal declarations: every class and function (the wasm exports), the shapes
 // they exchange (the server build's proxy shapes too), and the error interface the shell's SettlementError class replaces.
 const INTERNAL_TYPES = new Set(["AttemptOutcome", "Decision", "SearchStep", "ConfirmationStep", "SettlementError", "SettlementErrorConstructor",
-  "ProxyAnswer", "ProxyDecision"]);
+  "ProxyAnswer", "ProxyDecision", "WebhookAnswer", "WebhookRefusal", "WebhookDecision", "WebhookReadBack"]);
 
 /** Index just past the declaration starting at `from` (its closing `}` or `;` at depth 0). */
 function declarationEnd(text, from, kind) {
@@ -92,10 +92,17 @@ function withoutInternals(text) {
 
 // The browser glue (`--features npm`) and the Node glue (the server build, `--features server`)
 // differ only in their wasm exports: the derived types must be the same.
+// One difference is expected: the error code `too_large` (a webhook body over its limit) exists
+// only in the server build, so the browser's wasm stays as it was; the shared file keeps it.
 const { text: webTypes } = withoutInternals(web.slice(0, initAt));
 const stripped = withoutInternals(shared);
 const blankLines = (t) => t.replace(/\n\s*\n/g, "\n\n").trim();
-if (blankLines(webTypes) !== blankLines(stripped.text)) {
+const SERVER_ONLY_CODE = ' | "too_large"';
+const browserCodes = (t) => t.replace(/^(export type SettlementErrorCode = .*?) \| "too_large";$/m, "$1;");
+if (!/^export type SettlementErrorCode = .* \| "too_large";$/m.test(stripped.text)) {
+  fail(`node/${name}.d.ts's SettlementErrorCode has no${SERVER_ONLY_CODE} (the server build's own code)`);
+}
+if (blankLines(webTypes) !== blankLines(browserCodes(stripped.text))) {
   fail(`the browser glue's ${name}.d.ts (without its init section and wasm exports) differs from node/${name}.d.ts's types; one shared file no longer fits`);
 }
 shared = stripped.text;
@@ -155,9 +162,9 @@ const GLUE = `./glue/${name}.js`;
 const typesDir = path.join(pkg, "types");
 rmSync(typesDir, { recursive: true, force: true });
 mkdirSync(typesDir, { recursive: true });
-// index.d.ts (every entry); server.d.ts and proxy.d.ts (the server entries' MerchantClient and
-// createProxyHandler, through node.d.ts).
-const queue = ["index.d.ts", "server.d.ts", "proxy.d.ts"];
+// index.d.ts (every entry); server.d.ts, proxy.d.ts and webhook.d.ts (the server entries'
+// MerchantClient, createProxyHandler and the webhook receiver, through node.d.ts).
+const queue = ["index.d.ts", "server.d.ts", "proxy.d.ts", "webhook.d.ts"];
 const copied = new Set();
 while (queue.length) {
   const file = queue.shift();
@@ -197,7 +204,7 @@ writeFileSync(path.join(pkg, "index.d.cts"),
   esm.replace(/^\/\/ Types of settlement-wasm:.*$/m,
     "// Types of settlement-wasm for `require` (CommonJS) consumers: a copy of index.d.ts."));
 const nodeEsm = read(path.join(pkg, "node.d.ts"));
-for (const from of ["./index.js", "./types/server.js", "./types/proxy.js"]) {
+for (const from of ["./index.js", "./types/server.js", "./types/proxy.js", "./types/webhook.js"]) {
   if (!nodeEsm.includes(`from "${from}"`)) fail(`node.d.ts must re-export ${from}`);
 }
 writeFileSync(path.join(pkg, "node.d.cts"),

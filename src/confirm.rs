@@ -9,14 +9,27 @@
 //!   driver runs it to its end and gives its value to [`Confirmation::receive`]), wait, or
 //!   stop with the [`ConfirmOutcome`].
 //!
-//! Each confirmation is a mutation sent once, never retried ([`crate::call`]). The next one
-//! is sent only after the service has answered the previous one with `false` (not settled
-//! yet): a definite answer. A confirmation that ends in an error (`outcome_unknown` among
-//! them) ends the whole loop with that error. The caller's signal stops the loop between
-//! confirmations (`aborted`) as well as during one.
+//! Each confirmation is a mutation sent once, never retried by the call itself
+//! ([`crate::call`]): the loop is what sends `confirmTransaction` again, and it does after a
+//! "not yet" (`false`) and after a transient failure alike. A transient failure
+//! ([`crate::retry::is_transient`]: every 5xx, 429, timeout, network failure, and the
+//! `outcome_unknown` they leave on a mutation) counts as a try and backs off, as the order
+//! watch does: the interval (at least [`MIN_BACKOFF_MS`]) doubling with jitter up to
+//! [`MAX_BACKOFF_MS`], never less than a `Retry-After`. When the tries run out after one,
+//! the loop ends with that failure. Any other error (401, 403, GraphQL errors) ends the loop
+//! with it at once. The caller's signal stops the loop between confirmations (`aborted`) as
+//! well as during one.
 
-use crate::call::PreparedCall;
+use crate::call::{Attempt, Next, PreparedCall};
+use crate::config::Config;
 use crate::error::Error;
+use crate::json::JsonValue;
+use crate::retry;
+
+/// The first wait after a transient failure, when `intervalMs` is shorter.
+pub const MIN_BACKOFF_MS: u64 = 1_000;
+/// The longest wait after transient failures in a row (or `intervalMs`, when longer).
+pub const MAX_BACKOFF_MS: u64 = 60_000;
 
 /// The service's own mini-app confirms every 5 s...
 pub const DEFAULT_INTERVAL_MS: u32 = 5_000;
@@ -124,6 +137,10 @@ pub struct Confirmation {
     poll: Poll,
     tries: u32,
     state: State,
+    /// Transient failures in a row.
+    failures: u32,
+    /// The wait after the last try's transient failure (instead of the interval).
+    backoff: Option<u64>,
 }
 
 impl Confirmation {
@@ -134,6 +151,8 @@ impl Confirmation {
             poll,
             tries: 0,
             state: State::Ready,
+            failures: 0,
+            backoff: None,
         }
     }
 
@@ -160,7 +179,7 @@ impl Confirmation {
             State::NotYet => match self.poll.after(self.tries) {
                 Some(ms) => {
                     self.state = State::Ready;
-                    Ok(ConfirmStep::Wait(ms))
+                    Ok(ConfirmStep::Wait(self.backoff.take().unwrap_or(ms)))
                 }
                 None => {
                     let outcome = ConfirmOutcome {
@@ -177,6 +196,51 @@ impl Confirmation {
             )),
             State::Over(_) => unreachable!("handled above"),
         }
+    }
+
+    /// Takes in the one attempt of a `Send` step's call (a confirmation is sent once): its
+    /// value goes to [`Confirmation::receive`], its failure to [`Confirmation::fail`]. What
+    /// the npm shell drives; the Rust shell runs the call itself and gives either.
+    pub fn settle(&mut self, config: &Config, attempt: Attempt) -> Result<(), Error> {
+        let (aborted, random) = (attempt.aborted, attempt.random);
+        match self.call.decide(config, attempt) {
+            Next::Done(success) => self.receive(success.value.boolean()),
+            Next::Fail(err) => self.fail(err, aborted, random),
+            // A mutation is never retried by its call: only a driver bug gets here.
+            Next::Retry(_) => self.receive(None),
+        }
+    }
+
+    /// Takes in the failure of a `Send` step's call. `aborted`: whether the caller's signal
+    /// is aborted now; `random`: the jitter, in `[0, 1)`. A transient failure
+    /// ([`retry::is_transient`]) with tries left schedules the next confirmation after the
+    /// backoff; otherwise the loop ends with `err` (returned).
+    pub fn fail(&mut self, err: Error, aborted: bool, random: f64) -> Result<(), Error> {
+        if self.state != State::Sent {
+            return Err(Error::invalid(
+                "confirmation",
+                "no confirmation is waiting for its answer",
+            ));
+        }
+        if aborted || !retry::is_transient(&err) || self.poll.after(self.tries).is_none() {
+            self.state = State::Over(ConfirmOutcome {
+                settled: false,
+                tries: self.tries,
+            });
+            return Err(err);
+        }
+        self.failures = self.failures.saturating_add(1);
+        let base = u64::from(self.poll.interval_ms).max(MIN_BACKOFF_MS);
+        let cap = MAX_BACKOFF_MS.max(base);
+        self.backoff = Some(retry::poll_backoff_ms(
+            base,
+            cap,
+            self.failures,
+            err.retry_after_ms,
+            random,
+        ));
+        self.state = State::NotYet;
+        Ok(())
     }
 
     /// Takes in the value of a `Send` step's call, as a boolean: `Some(true)` (settled) or
@@ -198,6 +262,8 @@ impl Confirmation {
                 Ok(())
             }
             Some(false) => {
+                self.failures = 0;
+                self.backoff = None;
                 self.state = State::NotYet;
                 Ok(())
             }
@@ -328,6 +394,98 @@ mod tests {
             c.step(false),
             Ok(ConfirmStep::Done(ConfirmOutcome { settled: false, .. }))
         ));
+    }
+
+    fn failure(code: Code, status: Option<u16>) -> Error {
+        let mut e = Error::new(code, "down");
+        e.status = status;
+        e
+    }
+
+    /// Ten minutes of 503s and connection failures (`intervalMs` 5 s, `maxTries` 100): each
+    /// counts as a try and backs off (waits of at least 5, 10, 20, 30, 30, … s), so at most
+    /// 22 confirmations go in 600 s; after recovery the next one comes within the cap (60 s)
+    /// and its answer ends the loop settled.
+    #[test]
+    fn a_ten_minute_outage_backs_off_and_the_loop_goes_on() {
+        for random in [0.0, 0.37, 0.999] {
+            let mut c = Confirmation::new(call(), Poll::new(Some(5_000), Some(100)).unwrap());
+            let (mut now, mut sent, mut last) = (0u64, 0, 0u64);
+            let after = loop {
+                match c.step(false).unwrap() {
+                    ConfirmStep::Send(_) if now <= 600_000 => {
+                        sent += 1;
+                        last = now;
+                        let e = if sent % 2 == 0 {
+                            failure(Code::Http, Some(503))
+                        } else {
+                            failure(Code::OutcomeUnknown, None)
+                        };
+                        c.fail(e, false, random).unwrap();
+                    }
+                    ConfirmStep::Send(_) => break now,
+                    ConfirmStep::Wait(ms) => {
+                        assert!(ms <= MAX_BACKOFF_MS, "{ms}");
+                        now += ms;
+                    }
+                    ConfirmStep::Done(o) => panic!("ended during the outage: {o:?}"),
+                }
+            };
+            assert!(sent <= 22, "{sent} confirmations at jitter {random}");
+            assert!(after - last <= MAX_BACKOFF_MS);
+            c.receive(Some(true)).unwrap();
+            assert!(matches!(
+                c.step(false),
+                Ok(ConfirmStep::Done(ConfirmOutcome { settled: true, .. }))
+            ));
+        }
+    }
+
+    #[test]
+    fn backoff_honours_retry_after_and_resets_after_an_answer() {
+        let mut c = Confirmation::new(call(), Poll::new(Some(2_000), Some(10)).unwrap());
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+        let mut e = failure(Code::RateLimited, Some(429));
+        e.retry_after_ms = Some(45_000);
+        c.fail(e, false, 0.0).unwrap();
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(45_000))));
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+        c.fail(failure(Code::Timeout, None), false, 0.0).unwrap();
+        // The second failure in a row: a ceiling of 2 s * 4, at least half of it.
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(4_000))));
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+        c.receive(Some(false)).unwrap();
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(2_000))));
+    }
+
+    #[test]
+    fn final_failures_end_the_loop_and_transient_ones_end_it_when_tries_run_out() {
+        for e in [
+            failure(Code::Unauthorized, Some(401)),
+            failure(Code::Forbidden, Some(403)),
+            failure(Code::Graphql, Some(200)),
+        ] {
+            let mut c = Confirmation::new(call(), Poll::default());
+            assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+            assert_eq!(c.fail(e.clone(), false, 0.5).unwrap_err().code, e.code);
+        }
+        // An abort during a confirmation ends it, whatever the failure.
+        let mut c = Confirmation::new(call(), Poll::default());
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+        let e = c
+            .fail(failure(Code::OutcomeUnknown, None), true, 0.5)
+            .unwrap_err();
+        assert_eq!(e.code, Code::OutcomeUnknown);
+        // The last try's 503: the loop ends with it.
+        let mut c = Confirmation::new(call(), Poll::new(Some(0), Some(2)).unwrap());
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+        c.fail(failure(Code::Http, Some(503)), false, 0.5).unwrap();
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(_))));
+        assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
+        let e = c
+            .fail(failure(Code::Http, Some(503)), false, 0.5)
+            .unwrap_err();
+        assert_eq!(e.status, Some(503));
     }
 
     #[test]

@@ -45,6 +45,16 @@ pub enum Code {
     /// `init()` could not load the WebAssembly module (HTTP 404, a Content-Security-Policy
     /// block, a wrong file or MIME type). Raised by the JS entries, never by the Rust core.
     WasmLoad,
+    /// The WebAssembly instance failed (trapped) during the call: a bug of this package, not
+    /// of the input. A server entry (Node, Bun, Deno, workerd/edge) has replaced the instance,
+    /// so the next call runs on a fresh one; a page keeps its instance until it reloads.
+    /// Raised by the JS entries, never by the Rust core.
+    Internal,
+    /// A webhook delivery's body went over the receiver's `maxBodyBytes` (HTTP 413); the rest
+    /// was not read. Not in the browser build, which has no webhook receiver (so its size is
+    /// unchanged); the package's shared declarations have it (from the server build).
+    #[cfg(any(feature = "server", not(feature = "npm")))]
+    TooLarge,
 }
 
 impl Code {
@@ -64,6 +74,9 @@ impl Code {
             Code::Decode => "decode",
             Code::SecretKeyInBrowser => "secret_key_in_browser",
             Code::WasmLoad => "wasm_load",
+            Code::Internal => "internal",
+            #[cfg(any(feature = "server", not(feature = "npm")))]
+            Code::TooLarge => "too_large",
         }
     }
 }
@@ -439,6 +452,9 @@ mod tests {
             Code::Decode,
             Code::SecretKeyInBrowser,
             Code::WasmLoad,
+            Code::Internal,
+            #[cfg(any(feature = "server", not(feature = "npm")))]
+            Code::TooLarge,
         ];
         let decl = <Code as Tsify>::DECL;
         let union = decl
@@ -478,6 +494,9 @@ mod tests {
             (Code::Decode, "decode"),
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
             (Code::WasmLoad, "wasm_load"),
+            (Code::Internal, "internal"),
+            #[cfg(any(feature = "server", not(feature = "npm")))]
+            (Code::TooLarge, "too_large"),
         ];
         for (c, s) in all {
             assert_eq!(c.as_str(), s);

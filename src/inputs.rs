@@ -42,6 +42,19 @@ pub fn too_long(field: &str, max: u32) -> Error {
     limit(field, " is longer than ", max, " characters (the limit)")
 }
 
+/// Refuses a string a caller passes that is longer than `max`, counted as JavaScript counts
+/// it (`length`: UTF-16 code units): `too_long` naming `field`. The npm binding applies it to
+/// every string before copying it into wasm memory (`MAX_TEXT_LEN` for an argument,
+/// `MAX_FILTER_LEN` for a filter member, `MAX_FIELD_PATH` for a `fields` entry), and the
+/// server proxy to every string of a body it would forward, with the same bounds.
+#[cfg_attr(not(any(feature = "npm", feature = "server")), allow(dead_code))] // the npm binding's and the proxy's
+pub fn text_len(field: &str, utf16_len: usize, max: u32) -> Result<(), Error> {
+    if utf16_len > max as usize {
+        return Err(too_long(field, max));
+    }
+    Ok(())
+}
+
 /// `<field> has more than <max> entries (the limit)`.
 pub fn too_many(field: &str, max: u32) -> Error {
     limit(field, " has more than ", max, " entries (the limit)")
@@ -535,11 +548,14 @@ pub fn http_url(field: &str, value: &str) -> Result<(), Error> {
     crate::config::check_absolute_url(field, value, true)
 }
 
-/// A GraphQL document for `request`: must not be blank.
+/// A GraphQL document for `request`: must not be blank, and within the bounds every scanned
+/// document keeps ([`MAX_DOCUMENT_LEN`], then [`crate::graphql::limits`]'s depth and tokens),
+/// checked before the read-only scan reads it.
 pub fn document(value: &str) -> Result<(), Error> {
     if value.len() > MAX_DOCUMENT_LEN as usize {
         return Err(too_long("document", MAX_DOCUMENT_LEN));
     }
+    crate::graphql::limits::check("document", value)?;
     non_empty("document", value)
 }
 
@@ -591,6 +607,19 @@ mod tests {
         let doc = "{".repeat(MAX_DOCUMENT_LEN as usize + 1);
         assert!(msg(document(&doc)).contains("longer than 100000 characters"));
         assert!(document("{ a }").is_ok());
+        // The scan's bounds, before it reads the document: depth and tokens.
+        use crate::graphql::limits::{MAX_DEPTH, MAX_TOKENS};
+        let nested = |n: usize| format!("{}a{}", "{".repeat(n), "}".repeat(n));
+        assert!(document(&nested(MAX_DEPTH)).is_ok());
+        assert!(msg(document(&nested(MAX_DEPTH + 1))).contains("nests deeper than 32"));
+        assert!(msg(document(&"{".repeat(5_000))).contains("nests deeper"));
+        let tokens = |n: usize| format!("{{{}}}", "a ".repeat(n - 2));
+        assert!(document(&tokens(MAX_TOKENS)).is_ok());
+        assert!(msg(document(&tokens(MAX_TOKENS + 1))).contains("more than 10000"));
+        let e = crate::call::prepare_request(&"{".repeat(5_000), None, None)
+            .err()
+            .unwrap();
+        assert_eq!(e.field.as_deref(), Some("document"));
     }
 
     #[test]

@@ -73,6 +73,7 @@
 //! | `keys.rs` | key classification (public / secret / unknown), the browser guard decision |
 //! | `json.rs` | the core's JSON read trait (`JsValue` on wasm32, where JavaScript parses; `serde_json::Value` elsewhere) and the conversion to `serde_json::Value` at the Rust API |
 //! | `proxy.rs` | feature `server` only: the server proxy's checks (which bodies `createProxyHandler` forwards, its refusals, the redaction of the service's answers) |
+//! | [`webhook`] | a webhook delivery's checks (the token in constant time, the body's limit) and its typed events (`webhook::verify`); the npm server entries use it, the browser build links none of it (only its TypeScript declarations are shared) |
 //! | [`ramp`] | the onchain ramp link and the check of the ramp page's events |
 //! | `amount.rs` | exact decimal amounts ([`parse_amount`]) |
 //! | `types.rs` | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
@@ -86,9 +87,10 @@
 //! never the browser's.
 //!
 //! # Notes for callers
-//! * The default `P2PPayment` selection includes `paymentMethod`, `amountLocal`, `amountUsd`
-//!   and `currency`, which are not in the service's observed schema. If the service rejects
-//!   them, pass `fields` with the fields it has.
+//! * Every default selection holds only fields the service's own sources show
+//!   (`docs/service.graphql`): the 16 observed `P2PPayment` fields for orders, for instance.
+//!   A field a deployment adds (the sandbox's `amountLocal`, say) is asked for by name with
+//!   `fields`.
 //! * Timeouts are per attempt and are retried like network errors (for read-only
 //!   operations only).
 //! * Under CORS, `Retry-After` is only visible when the service exposes it
@@ -124,6 +126,7 @@ mod retry;
 pub mod transport;
 mod types;
 mod watch;
+pub mod webhook;
 
 #[cfg(all(target_arch = "wasm32", feature = "npm"))]
 mod js;

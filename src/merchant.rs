@@ -321,8 +321,9 @@ impl<T: Transport> MerchantClient<T> {
 
     /// `confirm_transaction` again and again, `interval_ms` apart (default 5 s), until the
     /// service reports the request settled or `max_tries` confirmations (default 10) were
-    /// answered "not yet" ([`crate::confirm`]). Each confirmation is sent once; an error
-    /// (`outcome_unknown` for a lost answer, `aborted` for the signal) ends it.
+    /// answered "not yet" ([`crate::confirm`]). Each confirmation is sent once; a transient
+    /// failure (5xx, 429, timeout, network, `outcome_unknown`) counts as a try and backs off;
+    /// any other error (401, 403, GraphQL errors, `aborted` for the signal) ends it.
     pub async fn confirm_until_settled(
         &self,
         args: ConfirmUntilSettledArgs,
@@ -331,10 +332,13 @@ impl<T: Transport> MerchantClient<T> {
         loop {
             let aborted = crate::transport::is_aborted(confirmation.signal());
             match confirmation.step(aborted)? {
-                ConfirmStep::Send(call) => {
-                    let value = self.execute(&call).await?;
-                    confirmation.receive(value.as_bool())?;
-                }
+                ConfirmStep::Send(call) => match self.execute(&call).await {
+                    Ok(value) => confirmation.receive(value.as_bool())?,
+                    Err(err) => {
+                        let aborted = crate::transport::is_aborted(confirmation.signal());
+                        confirmation.fail(err, aborted, self.transport().random())?;
+                    }
+                },
                 ConfirmStep::Wait(ms) => {
                     let _ = self.transport().sleep(ms, confirmation.signal()).await;
                 }

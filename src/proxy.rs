@@ -28,7 +28,8 @@ use serde_json::{Map, Value as JsonValue};
 
 use crate::config::{ClientOptions, Config, BOT_PATH, MERCHANT_PATH};
 use crate::error::Error;
-use crate::graphql::{self, selection};
+use crate::graphql::{self, limits, selection};
+use crate::inputs;
 use crate::operations::{self, Arguments, Check, Endpoint, Kind, Operation, Value};
 use crate::redact::redact;
 use crate::types::OrderHistoryFilter;
@@ -38,6 +39,15 @@ pub const DEFAULT_MAX_BODY_BYTES: u32 = 65_536;
 
 /// The code of every refusal of a body that is not an allowed operation.
 pub const FORBIDDEN_OPERATION: &str = "FORBIDDEN_OPERATION";
+
+/// The longest `query` read, in bytes: four times the package's longest document (a full
+/// default selection is under 1,500 bytes), checked before the document is scanned or parsed.
+pub const MAX_QUERY_LEN: usize = 16_384;
+
+/// The deepest nesting of JSON arrays and objects a body may have, checked by a flat pass
+/// before the body is parsed (what the client sends nests at most 4 deep, plus a
+/// `metadata` object's own depth). serde_json's own recursion limit (128) stays behind it.
+pub const MAX_BODY_DEPTH: usize = 64;
 
 /// What the proxy answers itself, without asking the service: an HTTP status and the code
 /// and message of its one GraphQL error.
@@ -86,6 +96,15 @@ impl Refusal {
     /// A body that is not JSON (400).
     pub fn not_json() -> Refusal {
         Refusal::new(400, "BAD_REQUEST", "The request body is not JSON")
+    }
+
+    /// A body that nests deeper than [`MAX_BODY_DEPTH`] (400; refused before it is parsed).
+    pub fn too_deep() -> Refusal {
+        Refusal::new(
+            400,
+            "BAD_REQUEST",
+            format!("The request body nests deeper than {MAX_BODY_DEPTH} levels (the limit)"),
+        )
     }
 
     /// `authorize` said no, or threw (401; what it threw is never shown).
@@ -237,6 +256,9 @@ impl Policy {
         if body.len() > self.max_body_bytes as usize {
             return Err(Refusal::too_large(self.max_body_bytes));
         }
+        if json_depth(body) > MAX_BODY_DEPTH {
+            return Err(Refusal::too_deep());
+        }
         let parsed: JsonValue = serde_json::from_str(body).map_err(|_| Refusal::not_json())?;
         let JsonValue::Object(members) = parsed else {
             return Err(Refusal::forbidden(
@@ -247,9 +269,7 @@ impl Policy {
         let op = self.operation_of(&request)?;
         let paths = paths_of(op, &request.root_selection)?;
         let values = variable_values(op, request.variables)?;
-        let variables = op
-            .variables(values)
-            .map_err(|e| Refusal::forbidden(format!("variables: {}", e.message)))?;
+        let variables = client_checks(op, values)?;
         let selected = selection(paths.as_deref(), op.fields)
             .map_err(|e| Refusal::forbidden(format!("selection: {}", e.message)))?;
         let document = op.document(&selected);
@@ -384,6 +404,13 @@ impl Request {
             Some(JsonValue::Object(v)) => v,
             Some(_) => return Err(Refusal::forbidden("variables must be an object")),
         };
+        // The parser recurses once per level of nesting: the bounds come first.
+        if query.len() > MAX_QUERY_LEN {
+            return Err(Refusal::forbidden(format!(
+                "The query is longer than {MAX_QUERY_LEN} bytes (the limit)"
+            )));
+        }
+        limits::check("query", &query).map_err(|e| Refusal::forbidden(e.message.clone()))?;
         let document = async_graphql_parser::parse_query(&query)
             .map_err(|_| Refusal::forbidden("The query is not a GraphQL document"))?;
         Request::from_document(document, operation_name, variables)
@@ -650,6 +677,66 @@ fn onchain_transfer_info(
     members.is_empty().then_some(info)
 }
 
+/// The client's own checks of `op`'s argument values, as its methods apply them before
+/// sending: first the length bounds its JavaScript binding applies while reading each string
+/// ([`inputs::text_len`], with the binding's bounds), then the core's checks of every value
+/// ([`Operation::variables`]: formats, ranges, enum values, the operation's rules). A value
+/// the client would refuse is a 403 naming the argument. (The one place the proxy calls
+/// the client's checks.)
+fn client_checks(op: &Operation, values: Arguments) -> Result<operations::Variables, Refusal> {
+    let refuse = |e: Error| Refusal::forbidden(format!("variables: {}", e.message));
+    for (caller, value) in &values {
+        client_lengths(caller, value).map_err(refuse)?;
+    }
+    op.variables(values).map_err(refuse)
+}
+
+/// The length bounds the npm binding applies while reading an argument's value (src/js
+/// options): a string argument (and each `{ identifier, value }` member) at most
+/// `MAX_TEXT_LEN`, a filter member `MAX_FILTER_LEN`, a JSON object's text
+/// `MAX_VARIABLES_LEN`.
+fn client_lengths(caller: &str, value: &Value) -> Result<(), Error> {
+    let len = |s: &str| s.encode_utf16().count();
+    match value {
+        Value::Str(s) => inputs::text_len(caller, len(s), inputs::MAX_TEXT_LEN),
+        Value::Filter(f) => {
+            for (name, member) in [
+                ("filter.orderId", &f.order_id),
+                ("filter.status", &f.status),
+                ("filter.dateFrom", &f.date_from),
+                ("filter.dateTo", &f.date_to),
+                ("filter.paymentMethod", &f.payment_method),
+            ] {
+                if let Some(s) = member {
+                    inputs::text_len(name, len(s), inputs::MAX_FILTER_LEN)?;
+                }
+            }
+            Ok(())
+        }
+        Value::FieldInputs(pairs) => {
+            if pairs.len() > inputs::MAX_FIELD_INPUTS {
+                return Err(inputs::too_many(caller, inputs::MAX_FIELD_INPUTS as u32));
+            }
+            for p in pairs {
+                inputs::text_len(caller, len(&p.identifier), inputs::MAX_TEXT_LEN)?;
+                inputs::text_len(caller, len(&p.value), inputs::MAX_TEXT_LEN)?;
+            }
+            Ok(())
+        }
+        Value::Json(j) => {
+            let text = crate::json::JsonValue::to_text(j).unwrap_or_default();
+            inputs::text_len(caller, len(&text), inputs::MAX_VARIABLES_LEN)
+        }
+        Value::OnchainTransferInfo(info) => {
+            for member in [&info.address, &info.cryptocurrency, &info.network] {
+                inputs::text_len(caller, len(member), inputs::MAX_TEXT_LEN)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `addPaymentMethod`'s `fields` from JSON: objects with exactly the two string members
 /// `identifier` and `value`; `None` otherwise.
 fn field_inputs(items: Vec<JsonValue>) -> Option<Vec<crate::types::PaymentMethodFieldInput>> {
@@ -691,6 +778,31 @@ fn filter(members: Map<String, JsonValue>) -> Option<OrderHistoryFilter> {
         *slot = Some(s);
     }
     Some(f)
+}
+
+/// The deepest nesting of JSON arrays and objects in `body`, by one flat pass (brackets in
+/// strings skipped); it stops as soon as it passes [`MAX_BODY_DEPTH`].
+fn json_depth(body: &str) -> usize {
+    let b = body.as_bytes();
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    while i < b.len() && deepest <= MAX_BODY_DEPTH {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
 }
 
 /// A caller's name in a message: at most 40 characters (a refusal never echoes a long

@@ -23,6 +23,35 @@ pub fn is_retryable(err: &Error) -> bool {
     }
 }
 
+/// Whether a failed poll is transient for a loop that polls on its own schedule (the order
+/// watch, `confirmUntilSettled`): it waits and polls again rather than end. Network errors,
+/// timeouts, 429 and every 5xx are transient; so, for a confirmation (a mutation sent again
+/// by its loop anyway), is `outcome_unknown` that no abort caused. Everything else ends the
+/// loop: 401 and 403, GraphQL errors, other 4xx, decode errors, aborts.
+pub fn is_transient(err: &Error) -> bool {
+    match err.code {
+        Code::Network | Code::Timeout | Code::RateLimited | Code::OutcomeUnknown => true,
+        Code::Http => matches!(err.status, Some(500..=599)),
+        _ => false,
+    }
+}
+
+/// The wait of a polling loop after its `failures`-th transient failure in a row (from 1): a
+/// ceiling of `interval * 2^failures` (at most `max`), jittered within its upper half, so the
+/// first failure waits 1 to 2 intervals and each next one about twice as long; never less
+/// than the server's `Retry-After`, and never more than `max`.
+pub fn poll_backoff_ms(
+    interval: u64,
+    max: u64,
+    failures: u32,
+    retry_after_ms: Option<u64>,
+    random: f64,
+) -> u64 {
+    let ceiling = ceiling_ms(interval, max, failures);
+    let jittered = ceiling / 2 + ((ceiling / 2) as f64 * unit(random)) as u64;
+    jittered.max(retry_after_ms.unwrap_or(0)).min(max)
+}
+
 /// The wait before retry number `attempt + 1` (`attempt` counts from 0).
 ///
 /// With a server-given `retry_after_ms`, that (capped at 60 s). Otherwise full jitter:
@@ -110,6 +139,30 @@ mod tests {
             Code::InvalidInput,
         ] {
             assert!(!is_retryable(&err(c, Some(200))), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn transient_failures_of_a_polling_loop() {
+        assert!(is_transient(&err(Code::Network, None)));
+        assert!(is_transient(&err(Code::Timeout, None)));
+        assert!(is_transient(&err(Code::RateLimited, Some(429))));
+        assert!(is_transient(&err(Code::OutcomeUnknown, None)));
+        for s in [500, 501, 502, 503, 504, 505, 599] {
+            assert!(is_transient(&err(Code::Http, Some(s))), "{s}");
+        }
+        for s in [400, 404, 409, 422] {
+            assert!(!is_transient(&err(Code::Http, Some(s))), "{s}");
+        }
+        for c in [
+            Code::Unauthorized,
+            Code::Forbidden,
+            Code::Graphql,
+            Code::Decode,
+            Code::Aborted,
+            Code::InvalidInput,
+        ] {
+            assert!(!is_transient(&err(c, Some(200))), "{c:?}");
         }
     }
 

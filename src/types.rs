@@ -1199,8 +1199,25 @@ pub struct Customer {
     #[cfg_attr(feature = "typescript", tsify(type = "string"))]
     pub last_name: Option<String>,
     /// The customer's country (`{ id name code }` by default).
-    #[cfg_attr(feature = "typescript", tsify(type = "Country"))]
-    pub country: Option<Country>,
+    #[cfg_attr(feature = "typescript", tsify(type = "CustomerCountry"))]
+    pub country: Option<CustomerCountry>,
+}
+
+/// A customer's country, as `createCustomer` selects it (`country { id name code }`): a
+/// [`Country`] without the currency, which that selection does not ask for.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerCountry {
+    /// The country's id (what `createCustomer` takes as `country`).
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub id: Option<String>,
+    /// Display name.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub name: Option<String>,
+    /// ISO 3166-1 alpha-2, e.g. `"NG"`.
+    #[cfg_attr(feature = "typescript", tsify(type = "string"))]
+    pub code: Option<String>,
 }
 
 /// A customer's payment method (`addPaymentMethod`).

@@ -5,9 +5,10 @@
 //! * what to do next ([`Watch::step`]): send the poll, sleep until it is due, or nothing
 //!   (paused while the page is hidden, or over);
 //! * what a poll's attempt means ([`Watch::settle`]): a new snapshot and the next poll
-//!   `interval` later; a retryable failure ([`crate::retry::is_retryable`]) and a wait that
-//!   doubles with jitter up to `max_interval`, never shorter than a `Retry-After`; or the end
-//!   (a failure that is not retryable, or an abort);
+//!   `interval` later; a transient failure ([`crate::retry::is_transient`]: every 5xx, 429,
+//!   timeout and network failure) and a wait that doubles with jitter up to `max_interval`,
+//!   never shorter than a `Retry-After`, the watch going on however long it lasts; or the end
+//!   (401, 403, GraphQL errors and other failures that retrying cannot cure, or an abort);
 //! * what changed ([`Watch::take_update`]): the diff of the latest snapshot against the last
 //!   *delivered* one, so a slow consumer gets the polls it missed coalesced into one update.
 //!
@@ -55,7 +56,7 @@ pub enum State {
     Polling,
     /// The page is hidden: no poll is sent until it is visible again.
     Paused,
-    /// The last poll failed with a retryable failure; the next one is due after the backoff.
+    /// The last poll failed with a transient failure; the next one is due after the backoff.
     Retrying,
     /// Over: stopped, aborted, or ended by a failure that is not retryable.
     Stopped,
@@ -199,11 +200,13 @@ impl Schedule {
     /// the first failure waits 1 to 2 intervals and each next one about twice as long; never
     /// less than the server's `Retry-After`, and never more than `max_interval`.
     pub fn backoff_ms(&self, failures: u32, retry_after_ms: Option<u64>, random: f64) -> u64 {
-        let ceiling = retry::ceiling_ms(self.interval_ms, self.max_interval_ms, failures);
-        let jittered = ceiling / 2 + ((ceiling / 2) as f64 * retry::unit(random)) as u64;
-        jittered
-            .max(retry_after_ms.unwrap_or(0))
-            .min(self.max_interval_ms)
+        retry::poll_backoff_ms(
+            self.interval_ms,
+            self.max_interval_ms,
+            failures,
+            retry_after_ms,
+            random,
+        )
     }
 }
 
@@ -220,7 +223,7 @@ pub struct Watch {
     hidden: bool,
     /// Failed polls in a row.
     failures: u32,
-    /// The last poll's retryable failure, while retrying.
+    /// The last poll's transient failure, while retrying.
     last_error: Option<Error>,
     /// The failure that ended the watch, until the consumer takes it.
     fatal: Option<Error>,
@@ -291,7 +294,7 @@ impl Watch {
     }
 
     /// Takes in what the poll's attempt brought back, at `now_ms`, and schedules the next
-    /// poll: `interval` after a success, the backoff after a retryable failure; ends the watch
+    /// poll: `interval` after a success, the backoff after a transient failure; ends the watch
     /// on an abort or any other failure (kept for [`Watch::take_error`], redacted with
     /// `config`). Ignored unless a poll is in flight.
     pub fn settle(&mut self, config: &Config, attempt: Attempt, now_ms: f64) {
@@ -308,7 +311,7 @@ impl Watch {
                 self.due_at_ms = now_ms + self.schedule.interval_ms as f64;
             }
             Err(e) if e.code == Code::Aborted => self.stop(),
-            Err(e) if retry::is_retryable(&e) => {
+            Err(e) if retry::is_transient(&e) => {
                 self.failures = self.failures.saturating_add(1);
                 let wait = self
                     .schedule

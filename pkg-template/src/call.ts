@@ -74,3 +74,37 @@ export async function run(
     release(call);
   }
 }
+
+/**
+ * One attempt of `call`, sent once: a confirmation of `confirmUntilSettled`, whose backoff is
+ * its loop's (the core's `Confirmation`). `call` is started (told whether the caller's signal
+ * is aborted), sent, and its outcome handed to `settle`, which throws the error the loop ends
+ * with. When `observer` is active the attempt's events are delivered: `request`, `response`
+ * (when an answer came), `error` (when `settle` threw) and `done`. `call` is freed at the end.
+ */
+export async function once(
+  fetchImpl: Function | undefined,
+  call: PreparedCall,
+  observer: Observer | undefined,
+  settle: (outcome: AttemptOutcome) => void,
+): Promise<void> {
+  const emitter = observer?.emitter.active ? observer.emitter : undefined;
+  try {
+    if (emitter) call.observe(observer!.source);
+    call.start(isAborted(call.signal));
+    if (emitter) emitter.emit(call.event("request", undefined, undefined, undefined));
+    const outcome = await attempt(fetchImpl, call);
+    if (emitter && outcome.kind === "response") {
+      emitter.emit(call.event("response", outcome.status, headerBlock(outcome.headers), undefined));
+    }
+    try {
+      settle(outcome);
+    } catch (e) {
+      if (emitter) emitter.emit(call.event("error", undefined, undefined, fromGlue(e, "call")));
+      throw e;
+    }
+    if (emitter) emitter.emit(call.event("done", undefined, undefined, undefined));
+  } finally {
+    release(call);
+  }
+}

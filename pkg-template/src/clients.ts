@@ -18,7 +18,7 @@ import { fromGlue, invalid, notLive } from "./errors.js";
 import { Emitter, type Observer } from "./events.js";
 import { first, iterate, type OrderIterator } from "./orders.js";
 import { watch, type OrderWatch } from "./watch.js";
-import { release, wasm } from "./wasm.js";
+import { generation, release, wasm } from "./wasm.js";
 
 /** What `withResponse` collects: the call its function started, and the response behind its value. */
 interface Capture {
@@ -38,14 +38,12 @@ class Client {
   readonly events: Emitter;
   /** Set by `withResponse` while its function runs: the first call started takes it. */
   capture: Capture | undefined;
+  /** The instance the Core lives in (wasm.ts `generation`). */
+  #generation: number;
 
-  constructor(readonly what: string, endpoint: "bot" | "merchant", options: unknown) {
-    let core: Core;
-    try {
-      core = new (wasm().Core)(endpoint, options);
-    } catch (e) {
-      throw fromGlue(e, what);
-    }
+  constructor(readonly what: string, readonly endpoint: "bot" | "merchant", readonly options: unknown) {
+    this.#generation = generation();
+    const core = this.#make();
     this.core = core;
     this.fetch = core.fetch;
     // The `logger` option, which the Core checked (an object with the four functions); read
@@ -64,10 +62,27 @@ class Client {
     return { emitter: this.events, source };
   }
 
-  /** `f(core)`, or `invalid_input` (`this`) once freed; free() is refused while it runs. */
+  /** A Core from the options, in the current instance. */
+  #make(): Core {
+    try {
+      return new (wasm().Core)(this.endpoint, this.options);
+    } catch (e) {
+      throw fromGlue(e, this.what);
+    }
+  }
+
+  /**
+   * `f(core)`, or `invalid_input` (`this`) once freed; free() is refused while it runs. After
+   * the instance was replaced (a trap), the Core is made again from the options first.
+   */
   use<T>(f: (core: Core) => T): T {
-    const core = this.core;
+    let core = this.core;
     if (!core) throw notLive(this.what);
+    if (this.#generation !== generation()) {
+      core = this.#make();
+      this.core = core;
+      this.#generation = generation();
+    }
     this.busy++;
     try {
       return f(core);

@@ -1,11 +1,11 @@
 // The I/O side of `MerchantClient.confirmUntilSettled()`. The loop itself (when to send the
 // next confirmation, how long to wait, when to stop, what an abort between confirmations
-// means) is the Rust core's `Confirmation`: this driver asks it for the next step, runs the
-// confirmation calls it prepares through the one driver (call.ts), hands each answer back,
-// and sleeps when told to.
+// means, which failures are transient and back off) is the Rust core's `Confirmation`: this
+// driver asks it for the next step, sends each confirmation it prepares once, hands the
+// attempt's outcome back, and sleeps when told to.
 import type { ConfirmOutcome, Confirmation } from "./glue/settlement_wasm.js";
-import { run } from "./call.js";
 import { fromGlue } from "./errors.js";
+import { once } from "./call.js";
 import type { Observer } from "./events.js";
 import { isAborted, sleep } from "./transport.js";
 import { release } from "./wasm.js";
@@ -26,7 +26,12 @@ export async function confirm(
     for (;;) {
       const step = confirmation.next(isAborted(signal));
       if (step.kind === "done") return step.outcome;
-      if (step.kind === "send") confirmation.receive(await run(fetchImpl, step.call, observer));
+      if (step.kind === "send") {
+        // One attempt (a confirmation is sent once); what it means, a transient failure's
+        // backoff included, is the core's.
+        const call = step.call;
+        await once(fetchImpl, call, observer, (outcome) => confirmation.settle(outcome, isAborted(signal)));
+      }
       // An abort during the wait is seen by the next step.
       else await sleep(step.delayMs, signal);
     }

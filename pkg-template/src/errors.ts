@@ -1,6 +1,7 @@
 // The package's error class, and the few errors the shell itself makes (every other error is
 // made by the Rust core, with this class: see `useErrorClass` in wasm.ts).
 import type { GraphQLErrorInfo, SettlementErrorCode } from "./glue/settlement_wasm.js";
+import { internalError } from "./wasm.js";
 
 /** Every failure of this package (thrown or rejected) is a SettlementError. */
 export class SettlementError extends Error {
@@ -45,11 +46,13 @@ export function notLive(what: string, cause?: unknown): SettlementError {
 }
 
 /**
- * `e` when it is a SettlementError. Anything else thrown by the wasm glue means its object is
- * not usable (wasm-bindgen's "null pointer passed to rust" for a freed one): `invalid_input`
- * for `this`, with `e` as the cause, so no foreign error reaches the caller.
+ * `e` when it is a SettlementError. A trap of the instance is `internal` (a server entry
+ * replaces the instance before the next call: wasm.ts), as is an object of a replaced
+ * instance. Anything else thrown by the wasm glue means its object is not usable (wasm-bindgen's
+ * "null pointer passed to rust" for a freed one): `invalid_input` for `this`, with `e` as the
+ * cause, so no foreign error reaches the caller.
  * @internal
  */
 export function fromGlue(e: unknown, what: string): SettlementError {
-  return e instanceof SettlementError ? e : notLive(what, e);
+  return e instanceof SettlementError ? e : internalError(e) ?? notLive(what, e);
 }

@@ -3,22 +3,31 @@
 import type {
   OnchainRampOptions, ParsedAmount, RampEvent, RampEventPayload, RampListenerOptions,
 } from "./glue/settlement_wasm.js";
-import { invalid } from "./errors.js";
+import { fromGlue, invalid } from "./errors.js";
 import { wasm } from "./wasm.js";
+
+/** `f()`, its foreign errors (a trap: `internal`, the instance replaced) as SettlementErrors. */
+function guard<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw fromGlue(e, "function");
+  }
+}
 
 /** A key's class by its `PUBK_` / `SECK_` marker; the key is not kept. */
 export function classifyKey(key: string): "public" | "secret" | "unknown" {
-  return wasm().classifyKey(key);
+  return guard(() => wasm().classifyKey(key));
 }
 
 /** The hosted onchain ramp link; throws `SettlementError` (`invalid_input`); see `OnchainRampOptions`. */
 export function onchainRampUrl(options: OnchainRampOptions): string {
-  return wasm().onchainRampUrl(options);
+  return guard(() => wasm().onchainRampUrl(options));
 }
 
 /** Decimal text as `{ minorUnits, scale }`; throws `SettlementError` (`invalid_input`) when malformed. */
 export function parseAmount(text: string): ParsedAmount {
-  return wasm().parseAmount(text);
+  return guard(() => wasm().parseAmount(text));
 }
 
 /** What listenForRampEvents needs of its target (`window` by default). */
@@ -41,7 +50,6 @@ interface Listening {
  * });
  */
 export function listenForRampEvents(options: RampListenerOptions): () => void {
-  const w = wasm();
   // Hostile options end in a SettlementError, hostile messages are ignored.
   const unreadable = (field: string) => invalid(field, `${field} could not be read (a getter or Proxy trap threw)`);
   let allowedOrigin: unknown, onCryptoRequested: unknown, target: unknown;
@@ -50,7 +58,7 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
   } catch {
     throw unreadable("options");
   }
-  w.checkRampListener(options, allowedOrigin, onCryptoRequested, target);
+  guard(() => wasm().checkRampListener(options, allowedOrigin, onCryptoRequested, target));
   // Checked by the core: a function, and an object with addEventListener (globalThis when absent).
   const callback = onCryptoRequested as RampListenerOptions["onCryptoRequested"];
   const t = (target ?? globalThis) as Listening;
@@ -58,9 +66,11 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
     let payload: RampEventPayload;
     try {
       const data: unknown = event.data;
-      if (!w.isCryptoRequested(allowedOrigin, event.origin, data)) return;
+      // The current instance's check (a replaced one's objects are retired).
+      if (!wasm().isCryptoRequested(allowedOrigin, event.origin, data)) return;
       payload = (data as RampEvent).payload;
-    } catch {
+    } catch (e) {
+      fromGlue(e, "function"); // a trap replaces the instance; the message is ignored
       return;
     }
     callback(payload, event as MessageEvent<RampEvent>);

@@ -11,7 +11,12 @@ export {
   BotClient, MerchantClient, OrderIterator, OrderWatch, SettlementError, classifyKey, listenForRampEvents,
   onchainRampUrl, parseAmount, init, initSync, createProxyHandler,
 } from "./server-entry.js";
+export { createWebhookHandler, verifyWebhook } from "./server-entry.js";
 export type { ProxyHandler, ProxyOptions } from "./proxy.js";
+export type {
+  WebhookEvent, WebhookHandler, WebhookOptions, WebhookToken, VerifyWebhookOptions, PaymentRequestEventData,
+  OnchainTxEventData, FiatPayoutEventData, ChargebackEventData, ChargebackPaymentRequest, WebhookCustomer, WebhookP2PPayment,
+} from "./webhook.js";
 export type { OrderWatchChange, OrderWatchStatus, OrderWatchUpdate } from "./watch.js";
 
 start(bytes, "node");

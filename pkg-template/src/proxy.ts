@@ -3,8 +3,9 @@
 // redaction of the service's answers are the Rust core's (`ProxyPolicy`, src/proxy.rs); this
 // module converts the Request and Response and does the I/O.
 import type { ProxyAnswer, ProxyPolicy } from "./glue-server/settlement_wasm.js";
-import { SettlementError } from "./errors.js";
-import { wasm } from "./wasm.js";
+import { readCapped } from "./body.js";
+import { fromGlue, SettlementError } from "./errors.js";
+import { generation, wasm } from "./wasm.js";
 
 /** Options of {@link createProxyHandler}. */
 export interface ProxyOptions {
@@ -55,33 +56,8 @@ function answer(a: ProxyAnswer): Response {
  * rest is not read; the stream is cancelled), or `null` when it is not UTF-8 or cannot be read.
  */
 async function readBody(request: Request, max: number): Promise<string | undefined | null> {
-  const length = Number(request.headers.get("content-length"));
-  if (Number.isFinite(length) && length > max) return undefined;
-  const stream = request.body;
-  if (!stream) return "";
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > max) {
-        reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return null;
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
+  const bytes = await readCapped(request, max);
+  if (!bytes) return bytes;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -103,23 +79,46 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
   }
   const [endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl] =
     ["endpoint", "baseUrl", "allow", "maxBodyBytes", "apiKey", "authorize", "fetch"].map((n) => option(options, n));
-  // Checks every option (types included); the key itself is not kept there.
-  const policy = new Policy(endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl);
+  // Checks every option (types included); the key itself is not kept there. The options read
+  // are kept (not the key: `apiKey` is only read when a request is forwarded) so that the
+  // policy can be made again in a fresh instance after a trap.
+  const make = (): ProxyPolicy => {
+    const Current = (wasm() as ServerGlue).ProxyPolicy ?? Policy;
+    try {
+      return new Current(endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl);
+    } catch (e) {
+      throw fromGlue(e, "createProxyHandler");
+    }
+  };
+  let policy = make();
+  let made = generation();
   const upstream = policy.upstream;
   const max = policy.maxBodyBytes;
+  /** The policy in the current instance (made again after the instance was replaced). */
+  const current = (): ProxyPolicy => {
+    if (made !== generation()) {
+      policy = make();
+      made = generation();
+    }
+    return policy;
+  };
 
   return async function handler(request: Request): Promise<Response> {
     try {
       return await handle(request);
-    } catch {
-      // A request (or an option's function) whose values could not be read: never a foreign
-      // exception, never a stack.
-      return answer(policy.internal());
+    } catch (e) {
+      // A request (or an option's function) whose values could not be read, or a trap of the
+      // instance (replaced before the next request: fromGlue): 500 PROXY_ERROR for this
+      // request only; never a foreign exception, never a stack.
+      fromGlue(e, "createProxyHandler");
+      return answer(current().internal());
     }
   };
 
+  // Each use asks for the current policy: a request awaiting its body or the service when
+  // another one trapped goes on in the fresh instance.
   async function handle(request: Request): Promise<Response> {
-    const wrongMethod = policy.checkMethod(String(request.method));
+    const wrongMethod = current().checkMethod(String(request.method));
     if (wrongMethod) return answer(wrongMethod);
     if (authorize) {
       let ok: unknown = false;
@@ -128,12 +127,12 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
       } catch {
         ok = false;
       }
-      if (ok !== true) return answer(policy.unauthorized());
+      if (ok !== true) return answer(current().unauthorized());
     }
     const text = await readBody(request, max);
-    if (text === undefined) return answer(policy.tooLarge());
-    if (text === null) return answer(policy.notJson());
-    const decision = policy.check(text);
+    if (text === undefined) return answer(current().tooLarge());
+    if (text === null) return answer(current().notJson());
+    const decision = current().check(text);
     if (decision.kind === "refuse") return answer(decision);
 
     let key: unknown;
@@ -142,7 +141,7 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
     } catch {
       key = undefined;
     }
-    if (typeof key !== "string" || key === "") return answer(policy.noKey());
+    if (typeof key !== "string" || key === "") return answer(current().noKey());
 
     // Only these two headers go upstream: never the caller's Authorization, cookies or others.
     // Sent once: the proxy never retries (the client decides, and never retries a mutation).
@@ -162,16 +161,22 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
       retryAfter = res.headers.get("retry-after");
       contentType = res.headers.get("content-type");
       body = await res.text();
+      // Only strings go on to the core (a `fetch` option's answer is a foreign value: the glue's
+      // string passing assumes a string, and a Proxy there can break the instance).
+      if (typeof body !== "string" || (retryAfter !== null && typeof retryAfter !== "string") ||
+        (contentType !== null && typeof contentType !== "string")) {
+        return answer(current().unreachable());
+      }
     } catch {
-      return answer(policy.unreachable());
+      return answer(current().unreachable());
     }
     // 1xx, or an opaque answer (status 0): no answer of the service's to pass on.
-    if (status < 200 || status > 599) return answer(policy.unreachable());
+    if (status < 200 || status > 599) return answer(current().unreachable());
     const headers: Record<string, string> = { "content-type": contentType ?? "application/json" };
-    if (retryAfter !== null) headers["retry-after"] = policy.redact(retryAfter, key);
-    headers["content-type"] = policy.redact(headers["content-type"] ?? "", key);
+    if (retryAfter !== null) headers["retry-after"] = current().redact(retryAfter, key);
+    headers["content-type"] = current().redact(headers["content-type"] ?? "", key);
     // 204, 205 and 304 carry no body (the Response constructor refuses one).
     const empty = status === 204 || status === 205 || status === 304;
-    return new Response(empty ? null : policy.redact(body, key), { status, headers });
+    return new Response(empty ? null : current().redact(body, key), { status, headers });
   }
 }

@@ -3,14 +3,16 @@
 // scripts/build-pkg.sh), instantiated synchronously when the entry is imported, from what the
 // entry has: the .wasm's bytes (embedded in the Node entry) or a compiled module (imported by
 // the edge entry). No file is read and nothing is fetched at run time.
-import * as glue from "./glue-server/settlement_wasm.js";
+import { createGlue } from "./glue-server/factory.js";
 import { SettlementError } from "./errors.js";
-import { bind } from "./wasm.js";
+import { containment } from "./containment.js";
+import { bind, generation, wasm } from "./wasm.js";
 
 export { BotClient } from "./clients.js";
 // The server's MerchantClient, with the secret-key operations.
 export { MerchantClient } from "./server.js";
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";
+export { createWebhookHandler, verifyWebhook } from "./webhook.js";
 export { OrderIterator } from "./orders.js";
 export { OrderWatch } from "./watch.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
@@ -30,8 +32,14 @@ function messageOf(e: unknown): string {
  * (`wasm_load`) naming the cause and the fix, thrown by the entry's import.
  */
 export function start(source: BufferSource | WebAssembly.Module, entry: string): void {
+  const glue = createGlue();
+  let module: WebAssembly.Module;
   try {
-    glue.initSync({ module: source });
+    // Compiled once: a replacement instance (after a trap) is made from the same module.
+    module = Object.prototype.toString.call(source) === "[object WebAssembly.Module]"
+      ? source as WebAssembly.Module
+      : new WebAssembly.Module(source as BufferSource);
+    glue.initSync({ module });
   } catch (e) {
     const m = messageOf(e);
     const why = /disallowed|code generation|not allowed/i.test(m)
@@ -46,8 +54,44 @@ export function start(source: BufferSource | WebAssembly.Module, entry: string):
           "(wrangler, Next.js); elsewhere import the package's default entry and pass init(url)";
     throw new SettlementError(`settlement-wasm (${entry} entry): ${why}. Cause: ${m}`, { code: "wasm_load", cause: e });
   }
-  // The whole server glue: the server-only exports (the proxy's `ProxyPolicy`) included.
-  bind(glue);
+  // The whole server glue: the server-only exports (the proxy's `ProxyPolicy`) included. After
+  // a trap, a fresh copy of the glue with a fresh instance of the same module replaces it.
+  bind(glue, containment(glue, () => {
+    const fresh = createGlue();
+    fresh.initSync({ module });
+    return fresh;
+  }));
+  exposeTestHooks();
+}
+
+/**
+ * The test hooks, only when the environment variable `SETTLEMENT_WASM_TEST_HOOKS` is `1` (never
+ * otherwise, and never in the browser build): `globalThis[Symbol.for("settlement-wasm.test")]`
+ * with `breakInstance()` (overflows the current instance's stack, as an unbounded recursion
+ * would, and swallows the trap unseen: the instance is left broken, and the next call into it
+ * traps, which is what the replacement is tested against; returns the trap's class name) and
+ * `generation()` (how many times the instance was replaced).
+ */
+function exposeTestHooks(): void {
+  let enabled = false;
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    enabled = env?.SETTLEMENT_WASM_TEST_HOOKS === "1";
+  } catch {
+    enabled = false;
+  }
+  if (!enabled) return;
+  (globalThis as Record<symbol, unknown>)[Symbol.for("settlement-wasm.test")] = {
+    breakInstance(): string {
+      try {
+        (wasm() as unknown as { forceTrapForTests(depth: number): number }).forceTrapForTests(1_000_000_000);
+        return "no trap";
+      } catch (e) {
+        return (e as Error)?.constructor?.name ?? "unknown";
+      }
+    },
+    generation,
+  };
 }
 
 const ready = Promise.resolve();

@@ -12,6 +12,12 @@ import type {
 } from "./glue/settlement_wasm.js";
 import { MerchantClient as BrowserMerchantClient, callMerchant, searchMerchant } from "./clients.js";
 import type { OrderIterator } from "./orders.js";
+import type { WebhookEvent } from "./glue/settlement_wasm.js";
+import type { WebhookReadBack } from "./glue-server/settlement_wasm.js";
+import { wasm } from "./wasm.js";
+
+/** The server glue's `webhookReadBack` (only the server entries' wasm has it). */
+type ServerGlue = { webhookReadBack(event: unknown): WebhookReadBack };
 import type { MethodSignatures, ServerMerchantMethod } from "./operations.js";
 
 /**
@@ -75,6 +81,29 @@ export class MerchantClient extends BrowserMerchantClient {
    */
   onchainWithdrawal(id: string, options?: MerchantCallOptions): Promise<OnchainWithdrawal | null> {
     return callMerchant(this, "onchainWithdrawal", id, options);
+  }
+
+  /**
+   * Reads back from the API the current state of what a webhook event is about (secret key),
+   * so value is released on the API's word, not the webhook's (a static token stops no
+   * replay): a `payment_request.updated` event resolves with `paymentRequest(data.reference)`
+   * (the service's `merchantPaymentRequest`), an `onchain_tx.updated` one with
+   * `onchainWithdrawal(data.id)`; either may be `null` when the service does not know it.
+   * The API has no read of a fiat payout or a chargeback by id, so a `fiat_payout.updated`,
+   * `chargeback.initiated` or `unknown` event rejects with `invalid_input` (`field: "event"`);
+   * for a chargeback, read its `data.payment_request.reference` with `paymentRequest`. An event
+   * without the `reference` or `id` needed rejects the same way, before anything is sent.
+   *
+   * @example
+   * const current = await merchant.confirmEvent(event);
+   * if (event.type === "payment_request.updated" && current?.status === "completed") fulfil(current);
+   */
+  async confirmEvent(event: WebhookEvent, options?: MerchantCallOptions): Promise<PaymentRequest | OnchainWithdrawal | null> {
+    // Which read, and its argument: the Rust core's rule (invalid_input before anything is sent).
+    const target = (wasm() as unknown as ServerGlue).webhookReadBack(event);
+    return target.kind === "paymentRequest"
+      ? this.paymentRequest(target.reference, options)
+      : this.onchainWithdrawal(target.id, options);
   }
 
   // The merchant's customers, and their USD virtual bank accounts.

@@ -1,6 +1,11 @@
-// The wasm exports the shell drives, bound once by the entry that loaded them: index.ts (the
-// browser glue, after init() or initSync()) or node.ts (the Node glue, on require). Both glues
-// export the same names; only their loading differs.
+// The wasm exports the shell drives, bound by the entry that loaded them: index.ts (the
+// browser glue, after init() or initSync()) or server-entry.ts (the server glue, on import).
+// Both glues export the same names; only their loading differs.
+//
+// A trap (a WebAssembly.RuntimeError; in the server entries also the RangeError of a stack
+// overflow) ends its call with `internal`. The server entries also replace the instance then
+// (containment.ts, registered with `bind`): `generation` counts the replacements, and each
+// client re-creates its wasm state from its options when it changed (clients.ts).
 import type * as Glue from "./glue/settlement_wasm.js";
 import { SettlementError } from "./errors.js";
 
@@ -10,15 +15,27 @@ export type Wasm = Pick<typeof Glue,
   "isCryptoRequested" | "checkEventListener">;
 
 let bound: Wasm | undefined;
+let current = 0;
+let contain: ((e: unknown) => SettlementError | undefined) | undefined;
 
 /**
  * Binds the instantiated module (once; later calls keep the first): registers SettlementError
- * as the class the wasm builds every error with, before anything else runs.
+ * as the class the wasm builds every error with, before anything else runs. `containment`, from
+ * an entry that can replace the instance, reads a foreign error thrown by the glue (a trap, or
+ * an object of a replaced instance) as the `internal` error its call ends with.
  */
-export function bind(glue: Wasm): void {
+export function bind(glue: Wasm, containment?: (e: unknown) => SettlementError | undefined): void {
   if (bound) return;
   glue.useErrorClass(SettlementError);
   bound = glue;
+  contain = containment;
+}
+
+/** Binds a fresh instance in place of the current one (after a trap): `generation` goes up. */
+export function rebind(glue: Wasm): void {
+  glue.useErrorClass(SettlementError);
+  bound = glue;
+  current++;
 }
 
 /** The bound exports; `wasm_load` when the module is not instantiated yet (init() not done). */
@@ -30,7 +47,23 @@ export function wasm(): Wasm {
   return bound;
 }
 
-/** Frees a wasm object (its memory); one freed already is left as it is. */
+/** How many times the instance was replaced: a wasm object made under another count is stale. */
+export function generation(): number {
+  return current;
+}
+
+/**
+ * A foreign error thrown by the glue as the `internal` error its call ends with, when it is a
+ * trap (the entry's containment replaces the instance first) or comes from a replaced
+ * instance's object; `undefined` for anything else.
+ */
+export function internalError(e: unknown): SettlementError | undefined {
+  return contain?.(e) ?? (e instanceof WebAssembly.RuntimeError
+    ? new SettlementError("settlement-wasm: the WebAssembly instance failed", { code: "internal" })
+    : undefined);
+}
+
+/** Frees a wasm object (its memory); one freed already, or of a replaced instance, is left as it is. */
 export function release(object: { free(): void }): void {
   try {
     object.free();

@@ -140,7 +140,15 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
     if (!core || this.#busy) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const step = core.step(now());
+    let step: ReturnType<OrderWatchCore["step"]>;
+    try {
+      step = core.step(now());
+    } catch (e) {
+      // A trap (the instance is replaced) or a core of a replaced instance: the watch ends
+      // with `internal` for its consumer, never with an exception in a timer.
+      this.#fail(e);
+      return;
+    }
     if (step.kind === "send") {
       this.#busy = true;
       const controller = this.#controller!;
@@ -161,9 +169,9 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
         if (this.#core !== core) return; // stopped meanwhile: the outcome is the abort's
         try {
           core.settle(outcome, controller.signal.aborted, now());
-        } catch {
+        } catch (e) {
           // Only a core bug throws here: the watch ends rather than poll on a broken state.
-          this.#end();
+          this.#fail(e);
           return;
         }
         this.#drive(); // the next poll's timer, or the end
@@ -253,6 +261,15 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
     this.#tell();
   }
 
+  /** Ends the watch after its core threw: the consumer's iteration rejects with the error. */
+  #fail(e: unknown): void {
+    const error = fromGlue(e, WHAT);
+    this.#leftover = { error };
+    this.#end();
+    this.#final = { state: "stopped", error };
+    this.#tell();
+  }
+
   /** Tells the status listeners when the state, the error or the next poll's time changed. */
   #tell(): void {
     if (this.#listeners.size === 0) return;
@@ -278,7 +295,12 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
   #status(): OrderWatchStatus {
     const core = this.#core;
     if (!core) return { ...(this.#final ?? { state: "stopped" }) };
-    return core.status(now()) as WatchStatus as OrderWatchStatus;
+    try {
+      return core.status(now()) as WatchStatus as OrderWatchStatus;
+    } catch (e) {
+      this.#fail(e);
+      return { ...(this.#final ?? { state: "stopped" }) };
+    }
   }
 
   /** The watch's state now (a fresh countdown each time it is read). */

@@ -1,5 +1,5 @@
 //! GraphQL on the wire: selection sets built from validated names ([`mod@selection`]), request
-//! bodies through serde ([`body`]), the read-only check of caller documents ([`scan`]), and
+//! bodies through serde ([`body`]), the bounds of a caller's document ([`limits`]), the read-only check of caller documents ([`scan`]), and
 //! decoding of the response envelope ([`response`]). The documents themselves come from the
 //! declarations in [`crate::operations`].
 //!
@@ -7,6 +7,7 @@
 //! selection sets are built only from names that passed [`crate::inputs::fields`].
 
 pub mod body;
+pub mod limits;
 pub mod response;
 pub mod scan;
 pub mod selection;

@@ -37,7 +37,8 @@ pub fn is_read_only(document: &str) -> bool {
 }
 
 /// Skips spaces, commas, line breaks, a BOM and `#` comments.
-fn skip_ignored(b: &[u8], mut i: usize) -> usize {
+#[inline(never)] // shared with the limits' pass: one copy in the wasm
+pub(crate) fn skip_ignored(b: &[u8], mut i: usize) -> usize {
     while i < b.len() {
         match b[i] {
             b' ' | b'\t' | b'\n' | b'\r' | b',' => i += 1,
@@ -91,7 +92,8 @@ fn skip_definition(b: &[u8], mut i: usize) -> Option<usize> {
 }
 
 /// Skips a string or block string starting at `b[i] == '"'`; returns the index after it.
-fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+#[inline(never)] // shared with the limits' pass: one copy in the wasm
+pub(crate) fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i..i + 3) == Some(&b"\"\"\""[..]) {
         let mut j = i + 3;
         while j < b.len() {

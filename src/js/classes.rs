@@ -227,6 +227,19 @@ impl Core {
     }
 }
 
+/// Attempt `number` of a call from its JavaScript `outcome` (an `AttemptOutcome`), with the
+/// clock and jitter of this moment: what every driver's decision reads.
+#[inline(never)]
+fn attempt_of(number: u32, outcome: &JsValue, aborted: bool) -> Attempt {
+    Attempt {
+        number,
+        sent: crate::transport::outcome(outcome),
+        aborted,
+        now_ms: js_sys::Date::now(),
+        random: js_sys::Math::random(),
+    }
+}
+
 /// One call, ready to send: the request every attempt sends, and the core's decision after
 /// each attempt.
 #[wasm_bindgen(js_name = PreparedCall)]
@@ -288,13 +301,7 @@ impl Call {
         #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
         aborted: bool,
     ) -> Result<JsValue, JsValue> {
-        let attempt = Attempt {
-            number: attempt,
-            sent: crate::transport::outcome(&outcome),
-            aborted,
-            now_ms: js_sys::Date::now(),
-            random: js_sys::Math::random(),
-        };
+        let attempt = attempt_of(attempt, &outcome, aborted);
         let kind = |k: &str| JsValue::from_str(k);
         match self.call.decide(&self.settings.config, attempt) {
             Next::Done(success) => Ok(object(&[
@@ -331,7 +338,7 @@ impl Confirmation {
             .cloned()
     }
 
-    /// The next step: a confirmation to send (run its call, then `receive` its value), a
+    /// The next step: a confirmation to send (send its call once, then `settle` its outcome), a
     /// wait, or the outcome. `aborted`: whether the caller's signal is aborted now. Throws
     /// `SettlementError` (`aborted`) when it is.
     #[wasm_bindgen(unchecked_return_type = "ConfirmationStep")]
@@ -363,11 +370,18 @@ impl Confirmation {
         }
     }
 
-    /// Takes in the value of a `send` step's call (`true` or `false`); throws
-    /// `SettlementError` when it is neither.
-    pub fn receive(&mut self, value: JsValue) -> Result<(), JsValue> {
+    /// Takes in the one attempt of a `send` step's call (`start` it, send it once, then give
+    /// its `outcome` here; `aborted`: whether the caller's signal is aborted now): an answer,
+    /// or a transient failure that backs off (the next step waits), or throws the
+    /// `SettlementError` the loop ends with.
+    pub fn settle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
+        aborted: bool,
+    ) -> Result<(), JsValue> {
+        let attempt = attempt_of(0, &outcome, aborted);
         self.confirmation
-            .receive(value.as_bool())
+            .settle(&self.settings.config, attempt)
             .map_err(|e| error::to_js(&e))
     }
 }
@@ -474,13 +488,7 @@ impl Watch {
         aborted: bool,
         now: f64,
     ) -> Result<(), JsValue> {
-        let attempt = Attempt {
-            number: 0,
-            sent: crate::transport::outcome(&outcome),
-            aborted,
-            now_ms: js_sys::Date::now(),
-            random: js_sys::Math::random(),
-        };
+        let attempt = attempt_of(0, &outcome, aborted);
         self.watch.settle(&self.settings.config, attempt, now);
         Ok(())
     }

@@ -7,9 +7,10 @@
 //! | `Core` (`classes.rs`) | one client's validated configuration: `prepare(method, argument, options)`, `request`, `orders`, `reconcile` |
 //! | `Call` (`PreparedCall`) | one call: its request (`url`, `headers`, `body`, `timeoutMs`, `signal`) and the decision after each attempt (`start`, `decide`) |
 //! | `Search` (`OrderSearch`) | `orders()` and `reconcile` as the core's pager: `next`, `receive`, `finish` |
-//! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `receive` |
+//! | `Confirmation` | `confirmUntilSettled` as the core's confirmation loop: `next`, `settle` |
 //! | `Watch` (`OrderWatchCore`) | `watchOrders()` as the core's watch: `step`, `settle`, `setHidden`, `stop`, `status`, `takeUpdate`, `takeError` |
 //! | `ProxyPolicy` (`proxy.rs`, feature `server` only) | `createProxyHandler`'s checks: `checkMethod`, `check(body)` (forward or refuse), its own answers, `redact` |
+//! | `WebhookPolicy` (`webhook.rs`, feature `server` only) | `createWebhookHandler`'s and `verifyWebhook`'s checks: `checkMethod`, `checkToken`, `parse(body)` (event or refusal), their own answers |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
@@ -23,6 +24,8 @@ mod events;
 mod options;
 #[cfg(feature = "server")]
 mod proxy;
+#[cfg(feature = "server")]
+mod webhook;
 
 use wasm_bindgen::prelude::*;
 

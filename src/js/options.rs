@@ -89,9 +89,11 @@ pub fn text(value: &JsValue, field: &str, max: u32) -> Result<Option<String>, Er
     if !value.is_string() {
         return Ok(None);
     }
-    if value.unchecked_ref::<JsString>().length() > max {
-        return Err(inputs::too_long(field, max));
-    }
+    inputs::text_len(
+        field,
+        value.unchecked_ref::<JsString>().length() as usize,
+        max,
+    )?;
     Ok(value.as_string())
 }
 

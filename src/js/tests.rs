@@ -207,6 +207,20 @@ fn the_browser_build_has_no_secret_key_operation() {
     }
 }
 
+/// `confirmUntilSettled`'s options of the test below: 250 ms apart, 2 tries.
+fn options_again() -> JsValue {
+    let options = Object::new();
+    set(&options, "paymentRequest", &"mpr_1".into());
+    set(
+        &options,
+        "transactionHash",
+        &format!("0x{}", "ab".repeat(32)).into(),
+    );
+    set(&options, "intervalMs", &JsValue::from(250));
+    set(&options, "maxTries", &JsValue::from(2));
+    options.into()
+}
+
 #[wasm_bindgen_test]
 fn a_confirmation_steps_with_named_members() {
     let options = Object::new();
@@ -219,15 +233,32 @@ fn a_confirmation_steps_with_named_members() {
     set(&options, "intervalMs", &JsValue::from(250));
     set(&options, "maxTries", &JsValue::from(2));
     let mut c = core("merchant").confirmation(options.into()).unwrap();
+    // An attempt's outcome, as the shell's `attempt` gives it.
+    let response = |status: u32, body: &str| {
+        let o = Object::new();
+        set(&o, "kind", &"response".into());
+        set(&o, "status", &JsValue::from(status));
+        set(&o, "body", &body.into());
+        JsValue::from(o)
+    };
+    let not_yet = r#"{"data":{"confirmTransaction":false}}"#;
     let send = c.next(false).unwrap();
     assert_eq!(get(&send, "kind").as_string().as_deref(), Some("send"));
     assert!(get(&send, "call").is_object());
-    c.receive(JsValue::FALSE).unwrap();
+    c.settle(response(200, not_yet), false).unwrap();
     let wait = c.next(false).unwrap();
     assert_eq!(get(&wait, "kind").as_string().as_deref(), Some("wait"));
     assert_eq!(get(&wait, "delayMs").as_f64(), Some(250.0));
     c.next(false).unwrap();
-    c.receive(JsValue::FALSE).unwrap();
+    // A 503 is transient, but on the last try the loop ends with it.
+    let e = c.settle(response(503, ""), false).unwrap_err();
+    assert_eq!(get(&e, "status").as_f64(), Some(503.0));
+    let mut c = core("merchant").confirmation(options_again()).unwrap();
+    c.next(false).unwrap();
+    c.settle(response(200, not_yet), false).unwrap();
+    c.next(false).unwrap();
+    c.next(false).unwrap();
+    c.settle(response(200, not_yet), false).unwrap();
     let done = c.next(false).unwrap();
     assert_eq!(get(&done, "kind").as_string().as_deref(), Some("done"));
     let outcome = get(&done, "outcome");

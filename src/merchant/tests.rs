@@ -369,7 +369,7 @@ fn confirm_until_settled_polls_at_the_interval_until_true() {
 }
 
 #[test]
-fn confirm_until_settled_stops_at_its_cap_and_on_the_first_error() {
+fn confirm_until_settled_stops_at_its_cap_backs_off_on_transient_failures_and_ends_on_a_refusal() {
     // The defaults: 10 tries, 5 s apart.
     let c = client(PUBLIC);
     for _ in 0..11 {
@@ -385,13 +385,33 @@ fn confirm_until_settled_stops_at_its_cap_and_on_the_first_error() {
     );
     assert_eq!(c.transport().sent(), 10);
     assert_eq!(*c.transport().sleeps.borrow(), [5_000; 9]);
-    // A lost answer ends it: outcome_unknown, nothing more sent.
+    // A lost answer (outcome_unknown) and a 503 are transient: each counts as a try and backs
+    // off (at least 1 s, doubling), and the loop goes on to settle.
     let c = client(PUBLIC);
     c.transport().http(200, NOT_YET);
     c.transport()
         .fail(crate::transport::TransportError::Timeout);
+    c.transport().http(503, "");
     c.transport().http(200, SETTLED);
-    let e = block_on(c.confirm_until_settled(until_settled(Some(10), Some(5)))).unwrap_err();
+    let outcome = block_on(c.confirm_until_settled(until_settled(Some(10), Some(5)))).unwrap();
+    assert_eq!(
+        outcome,
+        ConfirmOutcome {
+            settled: true,
+            tries: 4
+        }
+    );
+    assert_eq!(c.transport().sent(), 4);
+    let sleeps = c.transport().sleeps.borrow().clone();
+    assert_eq!(sleeps[0], 10);
+    assert!((1_000..=2_000).contains(&sleeps[1]), "{sleeps:?}");
+    assert!((2_000..=4_000).contains(&sleeps[2]), "{sleeps:?}");
+    // Out of tries on a lost answer: it ends with outcome_unknown.
+    let c = client(PUBLIC);
+    c.transport().http(200, NOT_YET);
+    c.transport()
+        .fail(crate::transport::TransportError::Timeout);
+    let e = block_on(c.confirm_until_settled(until_settled(Some(10), Some(2)))).unwrap_err();
     assert_eq!(e.code, Code::OutcomeUnknown);
     assert_eq!(c.transport().sent(), 2);
     // A refusal by the service ends it too, with its error.

@@ -389,3 +389,85 @@ fn a_failed_poll_keeps_the_undelivered_snapshot() {
     assert_eq!(ids(&w.take_update().unwrap().added), ["b"]);
     assert_eq!(w.take_error().unwrap().code, Code::Unauthorized);
 }
+
+#[test]
+fn a_500_no_longer_ends_the_watch() {
+    for code in [500, 501, 503, 505, 599] {
+        let mut w = watch(1_000, 8_000);
+        poll(&mut w, 0.0, status(code, None));
+        assert!(matches!(w.step(0.0), Command::Sleep(_)), "{code}");
+        assert_eq!(w.status(0.0).state, State::Retrying);
+        assert_eq!(w.status(0.0).error.unwrap().status, Some(code));
+        assert!(w.take_error().is_none());
+    }
+    // Other 4xx cannot be cured by polling again: they end it, as 401 and 403 do.
+    let mut w = watch(1_000, 8_000);
+    poll(&mut w, 0.0, status(404, None));
+    assert_eq!(w.step(0.0), Command::Stop);
+}
+
+/// Ten minutes of 503s, connection failures and 500s on a virtual clock, with the defaults
+/// (`intervalMs` 10 s, `maxIntervalMs` 300 s): the backoff's waits are at least half their
+/// ceiling, 10, 20, 40, 80, 150, 150, … s, so at most 8 polls go in 600 s (at 0, 10, 30, 70,
+/// 150, 300, 450 and 600 s); after recovery the first poll comes within one cap of the last
+/// failure, delivers one update, and the interval is 10 s again.
+#[test]
+fn a_ten_minute_outage_sends_no_more_than_the_backoff_allows() {
+    const OUTAGE_MS: f64 = 600_000.0;
+    const MOST_POLLS: usize = 8;
+    for seed in 0..64u64 {
+        let mut w = Watch::new(WatchOrdersArgs::default()).unwrap();
+        let cap = w.schedule().max_interval_ms as f64;
+        let mut rng = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let mut random = move || {
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (rng >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut now = 0.0;
+        let mut sent = 0;
+        let mut last_failure = 0.0;
+        let first_after = loop {
+            match w.step(now) {
+                Command::Send if now <= OUTAGE_MS => {
+                    sent += 1;
+                    let failure = match sent % 3 {
+                        0 => status(503, None),
+                        1 => Err(TransportError::Network("connection refused".into())),
+                        _ => status(500, None),
+                    };
+                    w.settle(&config(), attempt(failure, random()), now);
+                    assert_eq!(w.status(now).state, State::Retrying);
+                    assert!(w.status(now).error.is_some());
+                    last_failure = now;
+                }
+                Command::Send => break now,
+                Command::Sleep(ms) => now += ms as f64,
+                other => panic!("the watch went {other:?} during the outage"),
+            }
+        };
+        assert!(
+            sent <= MOST_POLLS,
+            "seed {seed}: {sent} polls in 10 minutes"
+        );
+        assert!(sent >= 6, "seed {seed}: {sent} polls");
+        assert!(first_after - last_failure <= cap, "seed {seed}");
+        assert!(first_after - OUTAGE_MS <= cap, "seed {seed}");
+        assert!(w.take_update().is_none());
+        w.settle(
+            &config(),
+            attempt(page(&[row("a", "paid")], 1), 0.5),
+            first_after,
+        );
+        assert_eq!(w.status(first_after).state, State::Polling);
+        assert!(w.status(first_after).error.is_none());
+        assert_eq!(ids(&w.take_update().expect("one update").rows), ["a"]);
+        assert!(w.take_update().is_none(), "one update");
+        assert_eq!(
+            w.step(first_after),
+            Command::Sleep(10_000),
+            "the interval again"
+        );
+    }
+}

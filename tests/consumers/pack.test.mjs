@@ -15,7 +15,8 @@ const EXPECTED = [
   "index.d.cts", "index.d.ts", "index.js", "node.d.cts", "node.d.ts",
   "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts", "package.json",
   "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts", "types/package.json",
-  "types/proxy.d.ts", "types/server.d.ts", "types/watch.d.ts", "wasm-load-error.js", "web/settlement_wasm_bg.wasm",
+  "types/proxy.d.ts", "types/server.d.ts", "types/watch.d.ts", "types/webhook.d.ts", "wasm-load-error.js",
+  "web/settlement_wasm_bg.wasm",
 ];
 // npm ships the first four whatever `files` says; node/package.json and types/package.json give
 // their directories their module type (CommonJS): read by Node and TypeScript, referenced by no file.

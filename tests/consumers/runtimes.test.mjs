@@ -206,6 +206,65 @@ describe("Cloudflare Workers: the README's proxy script", () => {
   });
 });
 
+// The README's webhook routes (```js webhook-example <name>```), as the installed package ships them.
+const WEBHOOK_EXAMPLES = Object.fromEntries([...README.matchAll(/```js webhook-example ([\w-]+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+function webhookExample(name) {
+  assert.ok(WEBHOOK_EXAMPLES[name], `the README has no \`js webhook-example ${name}\` block`);
+  return WEBHOOK_EXAMPLES[name];
+}
+const WEBHOOK_TOKEN = "tk_runtimes_4Hq8Zp2Wm6Ty9Lc3";
+
+/**
+ * Deliveries to the README's webhook route at `url`, as the service sends them: each observed
+ * type is 200 (an onchain one read back with the secret key inside the runtime); a wrong token
+ * (same length, last character changed), a missing one: 401; malformed: 400; too large: 413;
+ * GET: 405. No answer holds a piece of the token.
+ */
+async function checkWebhooks(url) {
+  const post = (body, token = WEBHOOK_TOKEN) => fetch(url, {
+    method: "POST", headers: token ? { "content-type": "application/json", "x-cashramp-token": token } : { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const answers = [];
+  const status = async (r) => { answers.push(await r.text()); return r.status; };
+  const onchain = { event_type: "onchain_tx.updated", data: { id: "ow_unknown", status: "completed", quantity: "10.00" } };
+  for (const event of [onchain, { event_type: "payment_request.updated", data: { id: "pr1", reference: "r1", status: "completed" } },
+    { event_type: "fiat_payout.updated", data: { id: "f1", amount: 100, status: "paid" } },
+    { event_type: "chargeback.initiated", data: { id: "c1", status: "open" } }, { event_type: "other.thing", data: {} }]) {
+    assert.equal(await status(await post(event)), 200, JSON.stringify(event));
+  }
+  const last = WEBHOOK_TOKEN.slice(0, -1) + (WEBHOOK_TOKEN.endsWith("3") ? "4" : "3");
+  for (const token of [last, "x".repeat(WEBHOOK_TOKEN.length), null]) assert.equal(await status(await post(onchain, token)), 401);
+  assert.equal(await status(await post("{")), 400);
+  assert.equal(await status(await post({ event_type: "x.y" })), 400);
+  assert.equal(await status(await post({ event_type: "x.y", data: { pad: "a".repeat(70_000) } })), 413);
+  assert.equal((await fetch(url)).status, 405);
+  for (const text of answers) {
+    for (let i = 0; i + 8 <= WEBHOOK_TOKEN.length; i++) assert.equal(text.includes(WEBHOOK_TOKEN.slice(i, i + 8)), false, text);
+  }
+}
+
+describe("Cloudflare Workers: the README's webhook script", () => {
+  test("wrangler dev (workerd): each event type 200, a wrong or missing token 401, malformed 400, too large 413", async () => {
+    const dir = app("workers-webhook", {
+      "wrangler.toml": `name = "settlement-webhook"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
+      "src/index.js": webhookExample("workers"),
+    });
+    const port = await freePort();
+    const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
+      "--var", `SETTLEMENT_URL:${SANDBOX_URL}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`,
+      "--var", `WEBHOOK_TOKEN:${WEBHOOK_TOKEN}`],
+    { cwd: dir, env: ENV, group: true });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      await fetchWhenUp(origin, server);
+      await checkWebhooks(`${origin}/`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("Next.js", () => {
   let dir;
   let browser;
@@ -256,6 +315,8 @@ async function getSession(request) {
   return cookie.split(/;\\s*/).includes("${SESSION_COOKIE}") ? { agent: "agent-1" } : null;
 }
 `,
+      // The README's webhook route as written.
+      "app/api/webhooks/route.js": webhookExample("nextjs"),
       // A signed-in page using the proxy: no key in the page.
       "app/proxied/page.js": `"use client";
 import { useEffect, useState } from "react";
@@ -297,7 +358,7 @@ export async function GET() {
   });
   after(async () => { await browser?.close(); });
 
-  const nextEnv = { ...ENV, SETTLEMENT_URL: SANDBOX_URL, NEXT_PUBLIC_BASE_URL: SANDBOX_URL, NEXT_PUBLIC_AGENT_KEY: AGENT_KEY };
+  const nextEnv = { ...ENV, SETTLEMENT_URL: SANDBOX_URL, NEXT_PUBLIC_BASE_URL: SANDBOX_URL, NEXT_PUBLIC_AGENT_KEY: AGENT_KEY, WEBHOOK_TOKEN };
   const next = (args) => start(NODE22, [path.join(RUNTIMES, "next", "dist", "bin", "next"), ...args], { cwd: dir, env: nextEnv, group: true });
 
   /** The client page in Chromium: its #out text once it is no longer "loading". */
@@ -350,6 +411,7 @@ export async function GET() {
     assert.equal(text, `${EMAIL}: 10 orders`, `page errors: ${errors.join("; ")}`);
     assert.deepEqual(errors, []);
     await checkProxy(base);
+    await checkWebhooks(`${base}/api/webhooks`);
   }
 
   test("next build + next start: the client page, the Node route (secret key), the edge route and the README's proxy route", async () => {

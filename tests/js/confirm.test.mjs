@@ -117,14 +117,27 @@ describe("confirmUntilSettled", () => {
     assert.equal(await statusOf(request.reference), "created");
   });
 
-  test("a lost answer ends it with outcome_unknown, nothing more sent", async () => {
+  test("a lost answer is transient: it backs off and confirms again; out of tries, it rejects with outcome_unknown", async () => {
     const request = await openRequest("until-lost");
     const hash = await transfer(request.id);
     const tag = uniqueTag("until-lost");
+    const started = Date.now();
     await expectCode(assert, SettlementError,
-      () => merchant(tag, "drop-after").confirmUntilSettled({ paymentRequest: request.id, transactionHash: hash, intervalMs: 10 }),
+      () => merchant(tag, "drop-after").confirmUntilSettled({ paymentRequest: request.id, transactionHash: hash, intervalMs: 10, maxTries: 2 }),
       "outcome_unknown");
-    assert.equal((await settledLog(tag, 1)).length, 1);
+    assert.equal((await settledLog(tag, 2)).length, 2, "each try sent once, maxTries in all");
+    assert.ok(Date.now() - started >= 1000, "the backoff waited at least 1 s");
+  });
+
+  test("a 503 backs off and the loop goes on to settle", async () => {
+    const request = await openRequest("until-503");
+    const hash = await transfer(request.id);
+    const tag = uniqueTag("until-503");
+    const outcome = await merchant(tag, "status=503;retry-after=1;fail-first=1")
+      .confirmUntilSettled({ paymentRequest: request.id, transactionHash: hash, intervalMs: 10 });
+    // The 503, then "not yet" (the service sees the transfer on the next one), then settled.
+    assert.deepEqual(outcome, { settled: true, tries: 3 });
+    assert.equal((await settledLog(tag, 3)).length, 3);
   });
 
   test("the signal stops it between confirmations (aborted)", async () => {

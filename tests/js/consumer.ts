@@ -4,7 +4,7 @@ import init, {
   BotClient, MerchantClient, SettlementError, classifyKey, onchainRampUrl, listenForRampEvents, parseAmount,
   type AgentProfile, type OrderHistoryPage, type P2PPayment, type WithdrawalInfo, type P2PPaymentStatus,
   type SettlementErrorCode, type MerchantClientOptions, type ConfirmOutcome, type InitiateHostedPaymentOptions,
-  type OnchainWithdrawal, type Account, type Country, type PaymentMethodType,
+  type OnchainWithdrawal, type Account, type Country, type CustomerCountry, type PaymentMethodType,
   type MarketRate, type RampLimits, type RampableAsset, type PaymentRequest, type OnchainRampOptions,
   type RampEvent, type RampEventPayload, type ParsedAmount,
   type BotClientOptions, type GraphQLErrorInfo, type OrderIterator, type OrderHistoryFilter, type FetchLike,
@@ -65,7 +65,8 @@ type _ownership = Assert<Equal<AddPaymentMethodOptions["ownership"], "first_part
 type _quoteCurrency = Assert<Equal<RampQuoteOptions["currency"], "usd" | "local_currency">>;
 type _onchainInfo = Assert<Equal<InitiateRampQuoteDepositOptions["onchainTransferInfo"], OnchainTransferInfo | undefined>>;
 type _onchainInfoExact = Assert<Equal<OnchainTransferInfo, { address: string; cryptocurrency: string; network: string }>>;
-type _customerCountry = Assert<Equal<Customer["country"], Country>>;
+type _customerCountry = Assert<Equal<Customer["country"], CustomerCountry>>;
+type _customerCountryHasNoCurrency = Assert<Not<Equal<"currency" extends keyof CustomerCountry ? true : false, true>>>;
 type _methodValue = Assert<Equal<CustomerPaymentMethod["fields"], PaymentMethodFieldValue[] | null>>;
 type _quoteStatus = Assert<Equal<QuotePaymentRequest["status"], QuotePaymentRequestStatus>>;
 type _deposit = Assert<Equal<Awaited<ReturnType<MerchantClient["initiateRampQuoteDeposit"]>>, QuotePaymentRequest>>;
@@ -135,7 +136,7 @@ type _paymentStatusNotString = Assert<Not<Equal<P2PPaymentStatus, string>>>;
 type _codeExact = Assert<Equal<SettlementError["code"], SettlementErrorCode>>;
 type _codeUnion = Assert<Equal<SettlementErrorCode,
   | "invalid_input" | "unauthorized" | "forbidden" | "rate_limited" | "http" | "graphql" | "network" | "timeout"
-  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser" | "wasm_load">>;
+  | "aborted" | "outcome_unknown" | "decode" | "secret_key_in_browser" | "wasm_load" | "internal" | "too_large">>;
 type _codeNotString = Assert<string extends SettlementErrorCode ? false : true>;
 type _gqlNotAny = Assert<Not<IsAny<SettlementError["graphqlErrors"]>>>;
 type _gqlExact = Assert<Equal<SettlementError["graphqlErrors"], GraphQLErrorInfo[] | undefined>>;
@@ -477,3 +478,54 @@ export async function observed(bot: BotClient, merchant: MerchantClient): Promis
   }
   return `${profile.id} ${info.status} ${r}`;
 }
+// Webhooks (Node conditions: webhook.d.ts): the handler, verifyWebhook, the typed events
+// (a discriminated union on `type`, snake_case data, amounts as sent) and confirmEvent.
+import {
+  createWebhookHandler, verifyWebhook, type WebhookEvent, type WebhookHandler, type WebhookOptions,
+  type PaymentRequestEventData, type OnchainTxEventData,
+} from "settlement-wasm";
+const webhookOptions: WebhookOptions = {
+  token: ["whk_new", "whk_old"],
+  onEvent: async (event: WebhookEvent) => {
+    switch (event.type) {
+      case "payment_request.updated": {
+        const amount: string | number | undefined = event.data.p2p_payment?.amount_usd;
+        const wallet: string | undefined = event.data.customer?.wallet_address;
+        return `${event.data.reference} ${String(amount)} ${wallet}`;
+      }
+      case "onchain_tx.updated": {
+        const q: string | number | undefined = event.data.quantity;
+        return `${event.data.txhash} ${String(q)}`;
+      }
+      case "fiat_payout.updated":
+        return event.data.payment_type;
+      case "chargeback.initiated":
+        return event.data.payment_request?.reference;
+      case "unknown": {
+        const t: string = event.eventType;
+        const d: Record<string, unknown> = event.data;
+        return `${t} ${Object.keys(d).length}`;
+      }
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  },
+};
+const webhooks: WebhookHandler = createWebhookHandler(webhookOptions);
+createWebhookHandler({ token: async (r: Request) => r.headers.get("x-tenant") ?? "", onEvent: () => {}, maxBodyBytes: 1024, header: "X-Token" });
+// @ts-expect-error: onEvent is required
+createWebhookHandler({ token: "t" });
+type _EventKey = Assert<Equal<WebhookEvent["key"], string>>;
+type _PrData = Assert<Equal<Extract<WebhookEvent, { type: "payment_request.updated" }>["data"], PaymentRequestEventData>>;
+type _TxData = Assert<Equal<Extract<WebhookEvent, { type: "onchain_tx.updated" }>["data"], OnchainTxEventData>>;
+// @ts-expect-error: data keeps the service's snake_case keys
+const _camel: PaymentRequestEventData["paymentLink"] = undefined;
+export async function receive(request: Request, merchant: MerchantClient): Promise<string> {
+  const answer: Response = await webhooks(request);
+  const event: WebhookEvent = await verifyWebhook(request, { token: "whk" });
+  const current: PaymentRequest | OnchainWithdrawal | null = await merchant.confirmEvent(event);
+  return `${answer.status} ${event.key} ${event.raw.length} ${current?.status ?? ""}`;
+}
+type _ConfirmNotAny = Assert<Not<IsAny<Awaited<ReturnType<MerchantClient["confirmEvent"]>>>>>;

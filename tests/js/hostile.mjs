@@ -249,6 +249,39 @@ export function hostileCases(api) {
     slot("proxy: request with variables h", (h) => proxy({})(post(`{"query":"query Profile { profile { id } }","variables":${text(h)}}`)));
     slot("proxy: request with body h", (h) => proxy({})(post(text(h))));
   }
+  // The webhook receiver (server entries only): hostile options, requests, what the token
+  // function and onEvent give, and hostile events for confirmEvent. Every answer is a Response,
+  // every verifyWebhook outcome an event or a SettlementError.
+  if (typeof api.createWebhookHandler === "function") {
+    const token = "hostile-corpus-webhook-token";
+    const delivery = (body = '{"event_type":"onchain_tx.updated","data":{"id":"tx1","status":"pending"}}') =>
+      new Request("https://app.example/webhooks", { method: "POST", headers: { "x-cashramp-token": token }, body });
+    const webhook = (extra) => api.createWebhookHandler({ token, onEvent: () => {}, ...extra });
+    slot("createWebhookHandler(h)", (h) => api.createWebhookHandler(h));
+    for (const k of ["token", "onEvent", "header", "maxBodyBytes"]) {
+      slot(`createWebhookHandler({${k}: h})`, (h) => webhook({ [k]: h })(delivery()));
+    }
+    slot("createWebhookHandler({token: [h]})", (h) => webhook({ token: [token, h] })(delivery()));
+    slot("webhook handler(h)", (h) => webhook({})(h));
+    slot("webhook: token function returns h", (h) => webhook({ token: () => h })(delivery()));
+    slot("webhook: token function resolves to h", (h) => webhook({ token: async () => h })(delivery()));
+    slot("webhook: onEvent returns h", (h) => webhook({ onEvent: () => h })(delivery()));
+    slot("webhook: onEvent throws h", (h) => webhook({ onEvent: () => { throw h; } })(delivery()));
+    const text = (v) => { try { return JSON.stringify(v) ?? "undefined"; } catch { return "{"; } };
+    slot("webhook: delivery with data h", (h) => webhook({})(delivery(`{"event_type":"payment_request.updated","data":${text(h)}}`)));
+    slot("webhook: delivery with event_type h", (h) => webhook({})(delivery(`{"event_type":${text(h)},"data":{}}`)));
+    slot("webhook: delivery with body h", (h) => webhook({})(delivery(text(h))));
+    slot("verifyWebhook(h)", (h) => api.verifyWebhook(h, { token }));
+    slot("verifyWebhook(request, h)", (h) => api.verifyWebhook(delivery(), h));
+    slot("verifyWebhook(request, {token: h})", (h) => api.verifyWebhook(delivery(), { token: h }));
+    if (typeof merchant.confirmEvent === "function") {
+      slot("merchant.confirmEvent(h)", (h) => merchant.confirmEvent(h));
+      slot("merchant.confirmEvent({type: h})", (h) => merchant.confirmEvent({ type: h, data: { id: "tx1", reference: "r" } }));
+      slot("merchant.confirmEvent(payment event with data h)", (h) => merchant.confirmEvent({ type: "payment_request.updated", data: h }));
+      slot("merchant.confirmEvent(onchain event with id h)", (h) => merchant.confirmEvent({ type: "onchain_tx.updated", data: { id: h } }));
+      slot("merchant.confirmEvent(event, h)", (h) => merchant.confirmEvent({ type: "onchain_tx.updated", data: { id: "tx1" } }, h));
+    }
+  }
   // The method names of class `C`'s prototype chain (its own and its parents'), once each.
   // (Local: the browser suites evaluate this function's own source in the page.)
   const methodNames = (C) => {

@@ -53,7 +53,7 @@ test("every entry exports exactly the public API (no internals), and the types d
     "initSync", "listenForRampEvents", "onchainRampUrl", "parseAmount",
   ];
   // The server entries (Node) add the server-only API; the browser entry never has it.
-  const server = [...expected, "createProxyHandler"].sort();
+  const server = [...expected, "createProxyHandler", "createWebhookHandler", "verifyWebhook"].sort();
   const web = await import(new URL("index.js", pkgDir).href);
   const cjs = require("settlement-wasm");
   for (const [entry, m, names] of [["browser", web, expected], ["node import", esm, server], ["node require", cjs, server]]) {
@@ -70,11 +70,13 @@ test("every entry exports exactly the public API (no internals), and the types d
   // The server entries' types: index.d.ts's (re-exported whole) and the server-only names.
   for (const [types, index] of [["node.d.ts", "./index.js"], ["node.d.cts", "./index.cjs"]]) {
     assert.match(readFileSync(new URL(types, pkgDir), "utf8"), new RegExp(`export \\* from "${index.replace(".", "\\.")}"`), types);
-    declares(types, ["MerchantClient", "createProxyHandler"]);
+    declares(types, ["MerchantClient", "createProxyHandler", "createWebhookHandler", "verifyWebhook"]);
   }
-  assert.doesNotMatch(readFileSync(new URL("index.d.ts", pkgDir), "utf8"), /createProxyHandler/, "browser types");
+  assert.doesNotMatch(readFileSync(new URL("index.d.ts", pkgDir), "utf8"), /createProxyHandler|createWebhookHandler|verifyWebhook/, "browser types");
   // Nor the browser build's code or wasm: the proxy's checks are compiled into the server build only.
-  assert.doesNotMatch(readFileSync(new URL("index.js", pkgDir), "utf8"), /ProxyPolicy|createProxyHandler/);
+  assert.doesNotMatch(readFileSync(new URL("index.js", pkgDir), "utf8"), /ProxyPolicy|createProxyHandler|WebhookPolicy|createWebhookHandler|verifyWebhook|webhookReadBack/);
+  assert.ok(!readFileSync(new URL("web/settlement_wasm_bg.wasm", pkgDir)).includes("webhookpolicy_"), "browser wasm has no webhook export");
+  assert.ok(readFileSync(new URL("edge/settlement_wasm_bg.wasm", pkgDir)).includes("webhookpolicy_"), "server wasm has the webhook export");
   assert.ok(!readFileSync(new URL("web/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "browser wasm has no proxy export");
   assert.ok(readFileSync(new URL("edge/settlement_wasm_bg.wasm", pkgDir)).includes("proxypolicy_"), "server wasm (edge/, embedded in node/) has the proxy export");
 });

@@ -93,3 +93,61 @@ blocks.forEach((code, i) => {
     for (const line of logs) for (const v of line) assert.notEqual(v, undefined, `example ${i + 1} logged undefined`);
   });
 });
+
+// The README's Express webhook route (```js webhook-example express```), run as written as its
+// own Node process against the sandbox: deliveries posted to it as the service sends them; its
+// confirmEvent reads the hosted payment back from the sandbox with the secret key.
+test("the README's Express webhook route runs as written", async (t) => {
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  const { spawn } = await import("node:child_process");
+  const { createServer } = await import("node:http");
+  const { fileURLToPath } = await import("node:url");
+  const examples = Object.fromEntries([...readme.matchAll(/```js webhook-example ([\w-]+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+  assert.deepEqual(Object.keys(examples).sort(), ["express", "nextjs", "workers"]);
+  const dir = new URL("./node_modules/.readme-webhook/", import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const file = new URL("express.mjs", dir);
+  writeFileSync(file, examples.express);
+  const s = createServer();
+  await new Promise((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const { port } = s.address();
+  await new Promise((resolve) => s.close(resolve));
+  const TOKEN = "tk_9Qz7Lm2Xw4Rv8Np3";
+  let out = "";
+  const child = spawn(process.execPath, [fileURLToPath(file)], {
+    env: { ...process.env, SETTLEMENT_URL: SANDBOX_URL, MERCHANT_SECRET_KEY, WEBHOOK_TOKEN: TOKEN, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  child.stdout.on("data", (d) => { out += d; });
+  t.after(() => { if (child.exitCode === null) process.kill(child.pid); });
+  const url = `http://127.0.0.1:${port}/webhooks/settlement`;
+  const deliver = (event, token = TOKEN) => fetch(url, {
+    method: "POST", headers: { "content-type": "application/json", "x-cashramp-token": token }, body: JSON.stringify(event),
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(url);
+      break;
+    } catch (e) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the example did not start: ${e}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const merchant = new pkg.MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY });
+  const reference = `readme-webhook-${process.pid}`;
+  const p = await merchant.initiateHostedPayment({
+    amount: "25000.00", currency: "local_currency", countryCode: "ng", email: "ada@example.com", paymentType: "deposit",
+    reference, firstName: "Ada", lastName: "Obi",
+  });
+  const event = { event_type: "payment_request.updated", data: { id: p.id, reference, status: "completed" } };
+  assert.equal((await deliver(event, "wrong-token")).status, 401);
+  assert.equal((await deliver(event)).status, 200);
+  assert.equal((await deliver(event)).status, 200, "a replay: 200, not handled twice");
+  assert.equal((await deliver({ event_type: "chargeback.initiated", data: { id: "cb1", status: "open" } })).status, 200);
+  assert.equal((await fetch(url, { method: "POST", headers: { "x-cashramp-token": TOKEN }, body: "{" })).status, 400);
+  await new Promise((r) => setTimeout(r, 200));
+  // The webhook said "completed"; the API's word (read back) is "created".
+  assert.deepEqual(out.trim().split("\n"), [`payment ${reference} is created`, "event chargeback.initiated"]);
+  for (let i = 0; i + 8 <= TOKEN.length; i++) assert.ok(!out.includes(TOKEN.slice(i, i + 8)), "no piece of the token logged");
+});

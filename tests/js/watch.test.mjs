@@ -59,3 +59,32 @@ test("a Node process exits as soon as its watch is stopped or broken out of (no 
   assert.equal(r.out, "number\nstopped");
   assert.ok(r.ms < 20_000, `the process took ${r.ms} ms to exit (the interval is 60 s)`);
 });
+
+test("a 500 and a connection failure do not end the watch: it retries, then the first success delivers", async () => {
+  // The first two polls fail (a 500, then a dropped connection); the third succeeds.
+  const tag = `js-${process.pid}-watch-outage-${Date.now()}`;
+  let n = 0;
+  const failing = async (input, init) => {
+    n += 1;
+    if (n === 1) return new Response("{}", { status: 500 });
+    if (n === 2) throw new TypeError("fetch failed");
+    return fetch(input, init);
+  };
+  const bot = new BotClient({ baseUrl: SANDBOX_URL, apiKey: AGENT3_KEY, fetch: failing, headers: { "x-sandbox-tag": tag } });
+  const watch = bot.watchOrders({ intervalMs: 1000, maxIntervalMs: 2000 });
+  const seen = [];
+  watch.onStatusChange((s) => seen.push({ state: s.state, code: s.error?.code, status: s.error?.status }));
+  try {
+    const first = await watch.next();
+    assert.equal(first.done, false);
+    assert.ok(Array.isArray(first.value.added));
+    assert.equal(n, 3, "two failed polls, then the one that delivered");
+    assert.ok(seen.some((s) => s.state === "retrying" && s.code === "http" && s.status === 500), JSON.stringify(seen));
+    assert.ok(seen.some((s) => s.state === "retrying" && s.code === "network"), JSON.stringify(seen));
+    assert.equal(watch.status.state, "polling");
+    assert.equal(watch.status.error, undefined);
+  } finally {
+    watch.stop();
+    bot.free();
+  }
+});

@@ -10,6 +10,7 @@ pub const DEFAULT_MAX_PER_PAGE: i32 = 100;
 pub const USAGE: &str = "\
 usage: settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-per-page N]
                           [--new-order-every SECS] [--quiet]
+                          [--webhook-url URL --webhook-token TOKEN]
 
   --port N          port on 127.0.0.1 (default 8787; 0 picks a free port)
   --ramp-port N     also serve the same app on this port (a second browser origin)
@@ -18,6 +19,10 @@ usage: settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-
   --new-order-every SECS
                     a new pending order for agent 1 every SECS seconds (make demo: 20)
   --quiet           do not print one stderr line per GraphQL request
+  --webhook-url URL POST webhook events (the service's shape) to this http:// URL on every
+                    change of a hosted payment, onchain withdrawal or direct-ramp request
+  --webhook-token TOKEN
+                    the token sent in X-CASHRAMP-TOKEN (needed with --webhook-url)
 ";
 
 #[derive(Debug, PartialEq, Eq)]
@@ -43,6 +48,7 @@ fn value<'a>(
 /// Parses the arguments after the program name. `--opt N` and `--opt=N` both work.
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut opts = Options::default();
+    let (mut webhook_url, mut webhook_token) = (None, None);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -79,9 +85,28 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     }
                 }
             }
+            "--webhook-url" => {
+                let v = value(name, &mut it, inline)?;
+                if !v.starts_with("http://") {
+                    return Err(format!("--webhook-url must be an http:// URL, got '{v}'"));
+                }
+                webhook_url = Some(v.to_owned());
+            }
+            "--webhook-token" => {
+                let v = value(name, &mut it, inline)?;
+                if v.is_empty() {
+                    return Err("--webhook-token must not be empty".to_owned());
+                }
+                webhook_token = Some(v.to_owned());
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
+    opts.webhook = match (webhook_url, webhook_token) {
+        (Some(url), Some(token)) => Some(crate::webhooks::Target { url, token }),
+        (None, None) => None,
+        _ => return Err("--webhook-url and --webhook-token go together".to_owned()),
+    };
     Ok(Command::Run(Box::new(opts)))
 }
 
@@ -122,6 +147,29 @@ mod tests {
         assert!(parse(&args(&["--port", "x"])).is_err());
         assert!(parse(&args(&["--max-per-page", "0"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
+        let Command::Run(w) = parse(&args(&[
+            "--webhook-url=http://127.0.0.1:3000/webhooks",
+            "--webhook-token",
+            "t0k",
+        ]))
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            w.webhook,
+            Some(crate::webhooks::Target {
+                url: "http://127.0.0.1:3000/webhooks".into(),
+                token: "t0k".into()
+            })
+        );
+        assert!(parse(&args(&["--webhook-url", "http://x/"])).is_err());
+        assert!(parse(&args(&[
+            "--webhook-url",
+            "https://x/",
+            "--webhook-token",
+            "t"
+        ]))
+        .is_err());
         let Command::Run(n) = parse(&args(&["--new-order-every", "20"])).unwrap() else {
             panic!()
         };

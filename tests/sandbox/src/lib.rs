@@ -15,6 +15,7 @@ pub mod ramp;
 pub mod scalars;
 pub mod schema;
 pub mod server;
+pub mod webhooks;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -37,6 +38,8 @@ pub struct Options {
     pub log_to_stderr: bool,
     /// Every this many seconds, a new pending order for agent 1 (the demo agent).
     pub new_order_every: Option<u64>,
+    /// Where webhooks go (`--webhook-url`, `--webhook-token`); also settable at run time.
+    pub webhook: Option<webhooks::Target>,
 }
 
 impl Default for Options {
@@ -48,6 +51,7 @@ impl Default for Options {
             max_per_page: cli::DEFAULT_MAX_PER_PAGE,
             log_to_stderr: true,
             new_order_every: None,
+            webhook: None,
         }
     }
 }
@@ -57,6 +61,8 @@ pub struct Running {
     pub url: String,
     pub ramp_url: Option<String>,
     pub state: Arc<AppState>,
+    /// The webhook sender (its log, its target).
+    pub webhooks: Arc<webhooks::Webhooks>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -90,9 +96,15 @@ pub async fn start(opts: Options) -> std::io::Result<Running> {
         static_root: opts.static_root,
         log_to_stderr: opts.log_to_stderr,
     });
-    let app = build_router(state.clone());
+    let hooks = webhooks::Webhooks::start(opts.webhook.clone(), opts.log_to_stderr);
+    let app = build_router(state.clone()).merge(webhooks::routes(hooks.clone()));
     let (tx, rx) = watch::channel(false);
     let mut tasks = vec![tokio::spawn(net::serve(main, app.clone(), rx.clone()))];
+    tasks.push(tokio::spawn(webhooks::observe(
+        state.store.clone(),
+        hooks.clone(),
+        rx.clone(),
+    )));
     if let Some(l) = ramp {
         tasks.push(tokio::spawn(net::serve(l, app, rx.clone())));
     }
@@ -103,6 +115,7 @@ pub async fn start(opts: Options) -> std::io::Result<Running> {
         url,
         ramp_url,
         state,
+        webhooks: hooks,
         shutdown: tx,
         tasks,
     })
