@@ -313,7 +313,7 @@ impl<T: Transport> BotClient<T> {
         options: FieldOptions,
     ) -> Result<Option<Json>, Error> {
         let mut search = self.redact(Search::reconcile(id, order_id, options))?;
-        drive(&self.client, &mut search).await
+        drive(&self.client, &mut search, Source::Reconcile).await
     }
 
     /// Validates and builds a call of any other operation. `variables` must be a JSON
@@ -354,24 +354,23 @@ impl<T: Transport> BotClient<T> {
 }
 
 /// The Rust shell of a [`Search`]: its next row as JSON, running its page calls through
-/// `client`; `None` at the end. A failed call ends the search.
+/// `client` (their events tagged `source`); `None` at the end. A failed call ends the search.
 pub(crate) async fn drive<T: Transport>(
     client: &Client<T>,
     search: &mut Search,
+    source: Source,
 ) -> Result<Option<Json>, Error> {
     loop {
         match client.redact(search.step())? {
             SearchStep::Row(row) => return Ok(Some(row)),
             SearchStep::Done => return Ok(None),
-            SearchStep::Fetch(call) => {
-                match client.execute_from(&call, Source::Orders, false).await {
-                    Ok((page, _)) => search.receive(&page.value),
-                    Err(e) => {
-                        search.finish();
-                        return Err(e);
-                    }
+            SearchStep::Fetch(call) => match client.execute_from(&call, source, false).await {
+                Ok((page, _)) => search.receive(&page.value),
+                Err(e) => {
+                    search.finish();
+                    return Err(e);
                 }
-            }
+            },
         }
     }
 }
@@ -392,7 +391,7 @@ impl<T: Transport> std::fmt::Debug for Orders<T> {
 impl<T: Transport> Orders<T> {
     /// The next order as JSON, `None` at the end. After an error the iteration is over.
     pub async fn next_json(&mut self) -> Result<Option<serde_json::Value>, Error> {
-        match drive(&self.client, &mut self.search).await? {
+        match drive(&self.client, &mut self.search, Source::Orders).await? {
             None => Ok(None),
             Some(row) => crate::json::to_value(&row, 200)
                 .map(Some)
@@ -402,7 +401,7 @@ impl<T: Transport> Orders<T> {
 
     /// The next order, `None` at the end. After an error the iteration is over.
     pub async fn next(&mut self) -> Result<Option<P2PPayment>, Error> {
-        match drive(&self.client, &mut self.search).await? {
+        match drive(&self.client, &mut self.search, Source::Orders).await? {
             None => Ok(None),
             Some(row) => from_json(&row, 200)
                 .map(Some)

@@ -228,6 +228,11 @@ impl<T: Transport> Client<T> {
         &self.config
     }
 
+    /// The listeners of the client's events.
+    pub(crate) fn listeners(&self) -> &Listeners {
+        &self.listeners
+    }
+
     /// The transport.
     pub fn transport(&self) -> &T {
         &self.transport
@@ -477,6 +482,69 @@ pub(crate) async fn run_observed<T: Transport>(
         emit(t.done(transport.now_ms()));
     }
     result.map(|s| (s, last.as_ref().filter(|_| want_response).map(info)))
+}
+
+/// The Rust shell of one attempt of a loop's call, sent once (a poll of `watch_orders`, a
+/// confirmation of `confirm_until_settled`: the loop has its own backoff). `settle` is the
+/// loop's core taking the attempt in: the backoff it chose after a transient failure, or the
+/// error it ends with. Delivers the attempt's events to `listeners` (tagged with `source`)
+/// when any is registered: `request`, `response` (when an answer came), `retry` (the loop's
+/// backoff) or `error`, then `done`. The error carries the response's headers and request id.
+pub(crate) async fn send_once<T: Transport>(
+    transport: &T,
+    config: &Config,
+    call: &PreparedCall,
+    listeners: &Listeners,
+    source: Source,
+    settle: impl FnOnce(Attempt) -> Result<Option<Backoff>, Error>,
+) -> Result<Option<Backoff>, Error> {
+    let signal = call.signal.as_ref();
+    let mut trace =
+        (!listeners.is_empty()).then(|| Trace::new(call.call_info(source), transport.now_ms()));
+    let emit = |event: Event| listeners.emit(&event);
+    if let Some(t) = trace.as_mut() {
+        emit(t.request(config, transport.now_ms()));
+    }
+    let request = request(config, &call.body);
+    let mut sent = unless_aborted(signal, transport.send(&request, signal)).await;
+    let mut last = None;
+    if let Ok(response) = &mut sent {
+        let headers = std::mem::take(&mut response.headers);
+        let pairs = headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        let info = ResponseInfo::new(response.status, pairs, config);
+        if let Some(t) = trace.as_mut() {
+            emit(t.response(info.clone(), transport.now_ms()));
+        }
+        last = Some(info);
+    }
+    let attempt = Attempt {
+        number: 0,
+        sent,
+        aborted: is_aborted(signal),
+        now_ms: transport.now_ms(),
+        random: transport.random(),
+    };
+    let settled = settle(attempt).map_err(|e| {
+        let e = config.redact(e);
+        // The npm shell sets the response's headers on its errors itself.
+        #[cfg(not(feature = "npm"))]
+        let e = match &last {
+            Some(info) => e.with_response(info),
+            None => e,
+        };
+        #[cfg(feature = "npm")]
+        let _ = &last;
+        e
+    });
+    if let Some(t) = trace.as_ref() {
+        match &settled {
+            Ok(Some(backoff)) => emit(t.retry(*backoff)),
+            Ok(None) => {}
+            Err(e) => emit(t.error(config, e)),
+        }
+        emit(t.done(transport.now_ms()));
+    }
+    settled
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

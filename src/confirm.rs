@@ -23,6 +23,7 @@
 use crate::call::{Attempt, Next, PreparedCall};
 use crate::config::Config;
 use crate::error::Error;
+use crate::events::{Backoff, RetryReason};
 use crate::json::JsonValue;
 use crate::retry;
 
@@ -200,22 +201,28 @@ impl Confirmation {
 
     /// Takes in the one attempt of a `Send` step's call (a confirmation is sent once): its
     /// value goes to [`Confirmation::receive`], its failure to [`Confirmation::fail`]. What
-    /// the npm shell drives; the Rust shell runs the call itself and gives either.
-    pub fn settle(&mut self, config: &Config, attempt: Attempt) -> Result<(), Error> {
+    /// what both shells drive. For the confirmation's observers: the backoff after a
+    /// transient failure (`Ok(Some)`); `Err` is the error the loop ends with.
+    pub fn settle(&mut self, config: &Config, attempt: Attempt) -> Result<Option<Backoff>, Error> {
         let (aborted, random) = (attempt.aborted, attempt.random);
         match self.call.decide(config, attempt) {
-            Next::Done(success) => self.receive(success.value.boolean()),
+            Next::Done(success) => self.receive(success.value.boolean()).map(|()| None),
             Next::Fail(err) => self.fail(err, aborted, random),
             // A mutation is never retried by its call: only a driver bug gets here.
-            Next::Retry(_) => self.receive(None),
+            Next::Retry(_) => self.receive(None).map(|()| None),
         }
     }
 
     /// Takes in the failure of a `Send` step's call. `aborted`: whether the caller's signal
     /// is aborted now; `random`: the jitter, in `[0, 1)`. A transient failure
     /// ([`retry::is_transient`]) with tries left schedules the next confirmation after the
-    /// backoff; otherwise the loop ends with `err` (returned).
-    pub fn fail(&mut self, err: Error, aborted: bool, random: f64) -> Result<(), Error> {
+    /// backoff (returned, with why); otherwise the loop ends with `err` (returned).
+    pub fn fail(
+        &mut self,
+        err: Error,
+        aborted: bool,
+        random: f64,
+    ) -> Result<Option<Backoff>, Error> {
         if self.state != State::Sent {
             return Err(Error::invalid(
                 "confirmation",
@@ -232,15 +239,14 @@ impl Confirmation {
         self.failures = self.failures.saturating_add(1);
         let base = u64::from(self.poll.interval_ms).max(MIN_BACKOFF_MS);
         let cap = MAX_BACKOFF_MS.max(base);
-        self.backoff = Some(retry::poll_backoff_ms(
-            base,
-            cap,
-            self.failures,
-            err.retry_after_ms,
-            random,
-        ));
+        let delay_ms = retry::poll_backoff_ms(base, cap, self.failures, err.retry_after_ms, random);
+        self.backoff = Some(delay_ms);
         self.state = State::NotYet;
-        Ok(())
+        Ok(Some(Backoff {
+            delay_ms,
+            reason: RetryReason::of(&err),
+            status: err.status,
+        }))
     }
 
     /// Takes in the value of a `Send` step's call, as a boolean: `Some(true)` (settled) or
@@ -447,10 +453,23 @@ mod tests {
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
         let mut e = failure(Code::RateLimited, Some(429));
         e.retry_after_ms = Some(45_000);
-        c.fail(e, false, 0.0).unwrap();
+        // What the confirmation's `retry` event shows: the wait chosen, and why.
+        let backoff = c.fail(e, false, 0.0).unwrap().unwrap();
+        assert_eq!(
+            (backoff.delay_ms, backoff.reason),
+            (45_000, RetryReason::RetryAfter)
+        );
+        assert_eq!(backoff.status, Some(429));
         assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(45_000))));
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));
-        c.fail(failure(Code::Timeout, None), false, 0.0).unwrap();
+        let backoff = c
+            .fail(failure(Code::Timeout, None), false, 0.0)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (backoff.delay_ms, backoff.reason),
+            (4_000, RetryReason::Timeout)
+        );
         // The second failure in a row: a ceiling of 2 s * 4, at least half of it.
         assert!(matches!(c.step(false), Ok(ConfirmStep::Wait(4_000))));
         assert!(matches!(c.step(false), Ok(ConfirmStep::Send(_))));

@@ -253,8 +253,8 @@ pub enum Event {
         call: CallInfo,
         /// The attempt's number, from 1.
         attempt: u32,
-        /// The time from the attempt's start to its answer, in ms.
-        duration_ms: f64,
+        /// The time from the attempt's start to its answer, in whole ms.
+        duration_ms: u64,
         /// The response.
         response: ResponseInfo,
     },
@@ -278,8 +278,8 @@ pub enum Event {
     Done {
         /// The call.
         call: CallInfo,
-        /// The time from the first attempt's start to the end, in ms.
-        duration_ms: f64,
+        /// The time from the first attempt's start to the end, in whole ms.
+        duration_ms: u64,
         /// How many attempts were sent.
         attempts: u32,
     },
@@ -306,6 +306,99 @@ impl Event {
             | Event::Error { call, .. }
             | Event::Done { call, .. } => call,
         }
+    }
+}
+
+/// The logger method a line goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// An attempt that got an answer.
+    Debug,
+    /// A retry.
+    Warn,
+    /// A call that failed.
+    Error,
+}
+
+impl Level {
+    /// The logger method's name: `"debug"`, `"warn"` or `"error"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Debug => "debug",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        }
+    }
+}
+
+impl Event {
+    /// The logger's line for this event, and its level: one per attempt that got an answer
+    /// (`debug`), per retry (`warn`) and per failed call (`error`); none for `request` and
+    /// `done`. Written from the event's members only (already redacted); every number in it
+    /// is an integer. For example
+    /// `settlement-wasm call-3 query profile (call): attempt 1: 503 in 12 ms, request id r-1`.
+    pub fn log_line(&self) -> Option<(Level, String)> {
+        let call = self.call();
+        let mut line = String::from("settlement-wasm ");
+        let source = call.source.name();
+        for part in [
+            &call.id,
+            " ",
+            call.kind,
+            " ",
+            call.operation,
+            " (",
+            source,
+            "): ",
+        ] {
+            line.push_str(part);
+        }
+        let level = match self {
+            Event::Response {
+                attempt,
+                duration_ms,
+                response,
+                ..
+            } => {
+                let (n, status, ms) = (
+                    attempt.to_string(),
+                    response.status.to_string(),
+                    duration_ms.to_string(),
+                );
+                for part in ["attempt ", &n, ": ", &status, " in ", &ms, " ms"] {
+                    line.push_str(part);
+                }
+                if let Some(id) = &response.request_id {
+                    line.push_str(", request id ");
+                    line.push_str(id);
+                }
+                Level::Debug
+            }
+            Event::Retry {
+                attempt, backoff, ..
+            } => {
+                let (n, delay) = (attempt.to_string(), backoff.delay_ms.to_string());
+                for part in ["attempt ", &n, " failed (", backoff.reason.name()] {
+                    line.push_str(part);
+                }
+                if let Some(status) = backoff.status {
+                    line.push(' ');
+                    line.push_str(&status.to_string());
+                }
+                for part in ["), retry in ", &delay, " ms"] {
+                    line.push_str(part);
+                }
+                Level::Warn
+            }
+            Event::Error { error, .. } => {
+                for part in ["failed: ", error.code_str(), " ", &error.message] {
+                    line.push_str(part);
+                }
+                Level::Error
+            }
+            Event::Request { .. } | Event::Done { .. } => return None,
+        };
+        Some((level, line))
     }
 }
 
@@ -384,12 +477,14 @@ impl Trace {
     }
 }
 
-fn elapsed(from: f64, to: f64) -> f64 {
+/// The whole milliseconds from `from` to `to` (rounded; 0 when the clock went back or is not
+/// a number): every duration an observer sees is an integer.
+fn elapsed(from: f64, to: f64) -> u64 {
     let d = to - from;
     if d.is_finite() && d > 0.0 {
-        d
+        (d + 0.5) as u64
     } else {
-        0.0
+        0
     }
 }
 

@@ -16,6 +16,7 @@ use crate::call::{Client, PreparedCall};
 use crate::config::{MerchantOptions, MERCHANT_PATH};
 use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
+use crate::events::Source;
 use crate::keys;
 use crate::operations::{
     Arguments, Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION,
@@ -332,13 +333,20 @@ impl<T: Transport> MerchantClient<T> {
         loop {
             let aborted = crate::transport::is_aborted(confirmation.signal());
             match confirmation.step(aborted)? {
-                ConfirmStep::Send(call) => match self.execute(&call).await {
-                    Ok(value) => confirmation.receive(value.as_bool())?,
-                    Err(err) => {
-                        let aborted = crate::transport::is_aborted(confirmation.signal());
-                        confirmation.fail(err, aborted, self.transport().random())?;
-                    }
-                },
+                // Sent once (a mutation): the confirmation's core takes the attempt in, and
+                // backs off after a transient failure.
+                ConfirmStep::Send(call) => {
+                    let config = self.config();
+                    crate::call::send_once(
+                        self.transport(),
+                        config,
+                        &call,
+                        self.listeners(),
+                        Source::ConfirmUntilSettled,
+                        |attempt| confirmation.settle(config, attempt),
+                    )
+                    .await?;
+                }
                 ConfirmStep::Wait(ms) => {
                     let _ = self.transport().sleep(ms, confirmation.signal()).await;
                 }

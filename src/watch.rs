@@ -19,6 +19,7 @@
 use crate::call::{Attempt, PreparedCall};
 use crate::config::Config;
 use crate::error::{Code, Error};
+use crate::events::{Backoff, RetryReason};
 use crate::inputs;
 use crate::json::{Json, JsonValue};
 use crate::pager::PageQuery;
@@ -296,10 +297,16 @@ impl Watch {
     /// Takes in what the poll's attempt brought back, at `now_ms`, and schedules the next
     /// poll: `interval` after a success, the backoff after a transient failure; ends the watch
     /// on an abort or any other failure (kept for [`Watch::take_error`], redacted with
-    /// `config`). Ignored unless a poll is in flight.
-    pub fn settle(&mut self, config: &Config, attempt: Attempt, now_ms: f64) {
+    /// `config`). Ignored unless a poll is in flight. For the poll's observers: the backoff
+    /// after a transient failure (`Ok(Some)`), or the error the watch ends with (`Err`).
+    pub fn settle(
+        &mut self,
+        config: &Config,
+        attempt: Attempt,
+        now_ms: f64,
+    ) -> Result<Option<Backoff>, Error> {
         if self.phase != Phase::InFlight {
-            return;
+            return Ok(None);
         }
         let random = attempt.random;
         match self.call.outcome(config, attempt) {
@@ -309,8 +316,12 @@ impl Watch {
                 self.last_error = None;
                 self.phase = Phase::Waiting;
                 self.due_at_ms = now_ms + self.schedule.interval_ms as f64;
+                Ok(None)
             }
-            Err(e) if e.code == Code::Aborted => self.stop(),
+            Err(e) if e.code == Code::Aborted => {
+                self.stop();
+                Ok(None)
+            }
             Err(e) if retry::is_transient(&e) => {
                 self.failures = self.failures.saturating_add(1);
                 let wait = self
@@ -320,15 +331,22 @@ impl Watch {
                     Some(_) => now_ms + wait as f64,
                     None => f64::NEG_INFINITY,
                 };
+                let backoff = Backoff {
+                    delay_ms: wait,
+                    reason: RetryReason::of(&e),
+                    status: e.status,
+                };
                 self.last_error = Some(config.redact(e));
                 self.phase = Phase::Waiting;
                 self.due_at_ms = now_ms + wait as f64;
+                Ok(Some(backoff))
             }
             Err(e) => {
                 let e = config.redact(e);
                 self.phase = Phase::Ended;
                 self.ended_by = Some(e.clone());
-                self.fatal = Some(e);
+                self.fatal = Some(e.clone());
+                Err(e)
             }
         }
     }

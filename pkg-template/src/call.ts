@@ -4,7 +4,7 @@
 // core's decisions (`PreparedCall.start` and `PreparedCall.decide`, which throw the error a
 // call ends with). When the call is observed (a listener or a logger), the core builds each
 // event and this delivers it; the response behind a result or an error is the core's too.
-import type { AttemptOutcome, CallResponseEvent, PreparedCall, ResponseInfo } from "./glue/settlement_wasm.js";
+import type { AttemptOutcome, PreparedCall, ResponseInfo } from "./glue/settlement_wasm.js";
 import { fromGlue, SettlementError } from "./errors.js";
 import { headerBlock, type Observer } from "./events.js";
 import { attempt, isAborted, sleep } from "./transport.js";
@@ -20,16 +20,6 @@ import { release } from "./wasm.js";
  * the client's emitter (events are built only when it is active) and what made the call;
  * `capture` receives the response behind the value.
  */
-/**
- * The response behind `call`'s result or error (`status` and `headers` of `outcome`): the
- * core's `response` event of it, observing the call first if nothing did.
- */
-function responseOf(call: PreparedCall, observed: boolean, status: number, headers: unknown): ResponseInfo {
-  if (!observed) call.observe("call");
-  const e = call.event("response", status, headerBlock(headers), undefined) as CallResponseEvent;
-  return e.requestId === undefined ? { status: e.status, headers: e.headers } : { status: e.status, headers: e.headers, requestId: e.requestId };
-}
-
 export async function run(
   fetchImpl: Function | undefined,
   call: PreparedCall,
@@ -44,30 +34,30 @@ export async function run(
     let aborted = isAborted(signal);
     for (let n = 0; ; n++) {
       call.start(aborted);
-      if (emitter) emitter.emit(call.event("request", undefined, undefined, undefined));
+      if (emitter) emitter.emit(call.event("request"));
       const outcome = await attempt(fetchImpl, call);
       last = outcome.kind === "response" ? outcome : undefined;
       if (emitter && last?.kind === "response") {
-        emitter.emit(call.event("response", last.status, headerBlock(last.headers), undefined));
+        emitter.emit(call.responseEvent(last.status, headerBlock(last.headers)));
       }
       const decision = call.decide(n, outcome, isAborted(signal));
       if (decision.kind === "done") {
-        if (capture && last?.kind === "response") capture(responseOf(call, !!emitter, last.status, last.headers));
-        if (emitter) emitter.emit(call.event("done", undefined, undefined, undefined));
+        if (capture && last?.kind === "response") capture(call.response(last.status, headerBlock(last.headers)));
+        if (emitter) emitter.emit(call.event("done"));
         return decision.value;
       }
-      if (emitter) emitter.emit(call.event("retry", undefined, undefined, undefined));
+      if (emitter) emitter.emit(call.event("retry"));
       aborted = !(await sleep(decision.delayMs, signal)) || isAborted(signal);
     }
   } catch (e) {
     const error = fromGlue(e, "call");
     if (last?.kind === "response" && e instanceof SettlementError) {
-      const { headers, requestId } = responseOf(call, !!emitter, last.status, last.headers);
+      const { headers, requestId } = call.response(last.status, headerBlock(last.headers));
       Object.assign(error, requestId === undefined ? { headers } : { headers, requestId });
     }
     if (emitter) {
-      emitter.emit(call.event("error", undefined, undefined, error));
-      emitter.emit(call.event("done", undefined, undefined, undefined));
+      emitter.emit(call.errorEvent(error));
+      emitter.emit(call.event("done"));
     }
     throw error;
   } finally {
@@ -78,32 +68,35 @@ export async function run(
 /**
  * One attempt of `call`, sent once: a confirmation of `confirmUntilSettled`, whose backoff is
  * its loop's (the core's `Confirmation`). `call` is started (told whether the caller's signal
- * is aborted), sent, and its outcome handed to `settle`, which throws the error the loop ends
- * with. When `observer` is active the attempt's events are delivered: `request`, `response`
- * (when an answer came), `error` (when `settle` threw) and `done`. `call` is freed at the end.
+ * is aborted), sent, and its outcome handed to `settle` (the loop's core, given the call),
+ * which throws the error the loop ends with. When `observer` is active the attempt's events
+ * are delivered: `request`, `response` (when an answer came), `retry` (the loop backs off) or
+ * `error` (what `settle` threw), and `done`. `call` is freed at the end.
  */
 export async function once(
   fetchImpl: Function | undefined,
   call: PreparedCall,
   observer: Observer | undefined,
-  settle: (outcome: AttemptOutcome) => void,
+  settle: (outcome: AttemptOutcome, call: PreparedCall) => void,
 ): Promise<void> {
   const emitter = observer?.emitter.active ? observer.emitter : undefined;
   try {
     if (emitter) call.observe(observer!.source);
     call.start(isAborted(call.signal));
-    if (emitter) emitter.emit(call.event("request", undefined, undefined, undefined));
+    if (emitter) emitter.emit(call.event("request"));
     const outcome = await attempt(fetchImpl, call);
     if (emitter && outcome.kind === "response") {
-      emitter.emit(call.event("response", outcome.status, headerBlock(outcome.headers), undefined));
+      emitter.emit(call.responseEvent(outcome.status, headerBlock(outcome.headers)));
     }
     try {
-      settle(outcome);
+      settle(outcome, call);
+      if (emitter) emitter.emit(call.event("retry"));
     } catch (e) {
-      if (emitter) emitter.emit(call.event("error", undefined, undefined, fromGlue(e, "call")));
+      if (emitter) emitter.emit(call.errorEvent(fromGlue(e, "call")));
       throw e;
+    } finally {
+      if (emitter) emitter.emit(call.event("done"));
     }
-    if (emitter) emitter.emit(call.event("done", undefined, undefined, undefined));
   } finally {
     release(call);
   }

@@ -9,7 +9,7 @@ import type {
   OrderHistoryPage, OrderSearch, OrdersOptions, P2PPayment, P2PPaymentMethod, PaymentMethodType,
   PaymentRequest, PreparedCall, ProfileOptions, RampableAsset, RampLimits, ReconcileOptions,
   RequestOptions, ResponseInfo, SettlementEventMap, UpdatePaymentMethodLiquidityOptions, UpdateRatesOptions,
-  WatchOrdersOptions, WithdrawalInfo, WithdrawalInfoOptions, CallSource, LoggerLike,
+  WatchOrdersOptions, WithdrawalInfo, WithdrawalInfoOptions, CallSource,
 } from "./glue/settlement_wasm.js";
 import { run } from "./call.js";
 import { confirm } from "./confirm.js";
@@ -46,15 +46,8 @@ class Client {
     const core = this.#make();
     this.core = core;
     this.fetch = core.fetch;
-    // The `logger` option, which the Core checked (an object with the four functions); read
-    // again here, catching: a getter that now throws or answers something else is no logger.
-    let logger: unknown;
-    try {
-      logger = (options as { logger?: unknown } | null | undefined)?.logger ?? undefined;
-    } catch {
-      logger = undefined;
-    }
-    this.events = new Emitter(logger as LoggerLike | undefined);
+    // The `logger` option was read once, by the Core, which writes the lines.
+    this.events = new Emitter(core.logs);
   }
 
   /** How a call `source` made is observed. */

@@ -30,7 +30,7 @@ export async function confirm(
         // One attempt (a confirmation is sent once); what it means, a transient failure's
         // backoff included, is the core's.
         const call = step.call;
-        await once(fetchImpl, call, observer, (outcome) => confirmation.settle(outcome, isAborted(signal)));
+        await once(fetchImpl, call, observer, (outcome, c) => confirmation.settle(outcome, isAborted(signal), c));
       }
       // An abort during the wait is seen by the next step.
       else await sleep(step.delayMs, signal);

@@ -1,9 +1,9 @@
-// The delivery of a client's events: its listeners (`on`/`off`) and its `logger` option. What
-// each event holds (headers without `set-cookie`, the request id, no piece of the key) and the
-// checks of `on`/`off`'s arguments are the Rust core's (`PreparedCall.observe` and `event`,
-// `checkEventListener`); this calls the listeners, after the fact, keeps a throwing one from
-// breaking a call, and writes the logger's line from the event's (already clean) members.
-import type { CallSource, LoggerLike, SettlementEventMap } from "./glue/settlement_wasm.js";
+// The delivery of a client's events to its listeners (`on`/`off`). What each event holds
+// (headers without `set-cookie`, the request id, no piece of the key), the checks of
+// `on`/`off`'s arguments and the `logger` option's lines are the Rust core's
+// (`PreparedCall.observe` and `event`, `checkEventListener`); this calls the listeners, after
+// the fact, and keeps a throwing one from breaking a call.
+import type { CallEvent, CallSource, SettlementEventMap } from "./glue/settlement_wasm.js";
 import { fromGlue } from "./errors.js";
 import { wasm } from "./wasm.js";
 
@@ -16,17 +16,18 @@ export type SettlementEventType = keyof SettlementEventMap;
 export type SettlementEventListener<K extends SettlementEventType = SettlementEventType> =
   (event: SettlementEventMap[K]) => void;
 
-/** One client's listeners and logger. @internal */
+/** One client's listeners. @internal */
 export class Emitter {
   /** The listeners by type; a type without listeners has no entry (then nothing is built). */
   #listeners = new Map<string, readonly Function[]>();
   #reported = false;
 
-  constructor(readonly logger: LoggerLike | undefined) {}
+  /** `logs`: whether the client has a `logger` option (the core writes its lines). */
+  constructor(readonly logs: boolean) {}
 
   /** Whether a call must be observed: a listener or a logger is set. */
   get active(): boolean {
-    return this.#listeners.size > 0 || this.logger !== undefined;
+    return this.#listeners.size > 0 || this.logs;
   }
 
   /** Adds `listener` for `type` (once); `invalid_input` naming `type` or `listener`. */
@@ -45,11 +46,11 @@ export class Emitter {
   }
 
   /**
-   * Delivers `event` (built by `call`'s core; undefined when there is none) to the listeners
-   * of its type, then writes the logger's line for it. A listener that throws is reported
-   * once on the console; a logger that throws is ignored.
+   * Delivers `event` (built by a call's core, which also wrote its logger line; undefined
+   * when there is none) to the listeners of its type. A listener that throws is reported
+   * once on the console.
    */
-  emit(event: SettlementEventMap[keyof SettlementEventMap] | undefined): void {
+  emit(event: CallEvent | undefined): void {
     if (!event) return;
     for (const listener of this.#listeners.get(event.type) ?? []) {
       try {
@@ -61,32 +62,6 @@ export class Emitter {
         }
       }
     }
-    const logger = this.logger;
-    const line = logger && logLine(event);
-    if (!line) return;
-    try {
-      apply(logger[line[0]], logger, [line[1]]);
-    } catch {
-      // The logger's own failure is not the call's.
-    }
-  }
-}
-
-/**
- * The logger's method and line for `event`: one per attempt that got an answer (`debug`), per
- * retry (`warn`) and per failed call (`error`); none for `request` and `done`.
- */
-function logLine(e: SettlementEventMap[keyof SettlementEventMap]): ["debug" | "warn" | "error", string] | undefined {
-  const head = `settlement-wasm ${e.callId} ${e.kind} ${e.operation} (${e.source}):`;
-  switch (e.type) {
-    case "response":
-      return ["debug", `${head} attempt ${e.attempt}: ${e.status} in ${Math.round(e.durationMs)} ms${e.requestId ? `, request id ${e.requestId}` : ""}`];
-    case "retry":
-      return ["warn", `${head} attempt ${e.attempt} failed (${e.reason} ${e.status ?? ""}), retry in ${e.delayMs} ms`];
-    case "error":
-      return ["error", `${head} failed: ${e.error.code} ${e.error.message}`];
-    default:
-      return undefined;
   }
 }
 

@@ -153,26 +153,30 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
       this.#busy = true;
       const controller = this.#controller!;
       const call = this.#call!;
-      // Each poll is one observed call (the watch's own backoff is its core's, not a retry).
+      // Each poll is one observed call, sent once: its `retry` is the watch's backoff (the
+      // core's), its `error` the failure that ends the watch.
       const emitter = this.#observer?.emitter.active ? this.#observer.emitter : undefined;
       if (emitter) {
         call.observe("watchOrders");
-        emitter.emit(call.event("request", undefined, undefined, undefined));
+        emitter.emit(call.event("request"));
       }
       void attempt(this.#fetch, call).then((outcome) => {
         this.#busy = false;
-        // Not after stop(): the poll's call is freed by then.
-        if (emitter && this.#core === core) {
-          if (outcome.kind === "response") emitter.emit(call.event("response", outcome.status, headerBlock(outcome.headers), undefined));
-          emitter.emit(call.event("done", undefined, undefined, undefined));
+        if (this.#core !== core) return; // stopped meanwhile (the poll's call is freed): the outcome is the abort's
+        if (emitter && outcome.kind === "response") {
+          emitter.emit(call.responseEvent(outcome.status, headerBlock(outcome.headers)));
         }
-        if (this.#core !== core) return; // stopped meanwhile: the outcome is the abort's
         try {
-          core.settle(outcome, controller.signal.aborted, now());
+          core.settle(outcome, controller.signal.aborted, now(), call);
         } catch (e) {
           // Only a core bug throws here: the watch ends rather than poll on a broken state.
           this.#fail(e);
           return;
+        }
+        if (emitter) {
+          emitter.emit(call.event("retry"));
+          emitter.emit(call.event("error"));
+          emitter.emit(call.event("done"));
         }
         this.#drive(); // the next poll's timer, or the end
         this.#deliver();

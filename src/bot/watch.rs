@@ -7,10 +7,11 @@
 //! watch (the poll in flight or the sleep is cancelled; `next` then returns `None`).
 
 use super::BotClient;
-use crate::call::{request, unless_aborted, Attempt};
+use crate::call::{send_once, unless_aborted};
 use crate::error::Error;
+use crate::events::Source;
 use crate::json::to_value;
-use crate::transport::{is_aborted, Transport};
+use crate::transport::Transport;
 use crate::types::WatchOrdersArgs;
 use crate::watch::{Command, Status, Update, Watch};
 
@@ -103,19 +104,19 @@ impl<T: Transport> OrderWatch<'_, T> {
             match self.watch.step(transport.now_ms()) {
                 Command::Stop => return Ok(None),
                 Command::Send => {
-                    let call = self.watch.call();
-                    let request = request(config, call.body());
-                    let sent =
-                        unless_aborted(signal.as_ref(), transport.send(&request, signal.as_ref()))
-                            .await;
-                    let attempt = Attempt {
-                        number: 0,
-                        sent,
-                        aborted: is_aborted(signal.as_ref()),
-                        now_ms: transport.now_ms(),
-                        random: transport.random(),
-                    };
-                    self.watch.settle(config, attempt, transport.now_ms());
+                    let call = self.watch.call().clone();
+                    let watch = &mut self.watch;
+                    let listeners = self.client.listeners();
+                    // A failure that ends the watch is kept for `take_error` (the next turn).
+                    let _ = send_once(
+                        transport,
+                        config,
+                        &call,
+                        listeners,
+                        Source::WatchOrders,
+                        |a| watch.settle(config, a, transport.now_ms()),
+                    )
+                    .await;
                 }
                 Command::Sleep(ms) => {
                     let slept =

@@ -145,6 +145,9 @@ fn an_echoed_key_never_reaches_an_event_a_log_line_or_the_error() {
     let mut text = format!("{e:?}");
     for event in events.iter() {
         text.push_str(&format!("{event:?}"));
+        if let Some((_, line)) = event.log_line() {
+            text.push_str(&line);
+        }
     }
     for start in 0..=KEY.len() - 8 {
         let piece = &KEY[start..start + 8];
@@ -252,5 +255,121 @@ proptest::proptest! {
         for s in 9..KEY.len().saturating_sub(7) {
             proptest::prop_assert!(!text.contains(&KEY[s..s + 8]));
         }
+    }
+}
+
+#[test]
+fn log_lines_are_one_per_answer_retry_and_failure_with_whole_milliseconds() {
+    let c = client();
+    *c.transport().response_headers.borrow_mut() = vec![("X-Request-Id".into(), "req-7".into())];
+    c.transport()
+        .http(503, "")
+        .http(401, r#"{"errors":[{"message":"bad key"}]}"#);
+    let seen = record(&c);
+    let _ = block_on(c.profile(FieldOptions::default())).unwrap_err();
+    let events = seen.lock().unwrap();
+    let lines: Vec<(Level, String)> = events.iter().filter_map(Event::log_line).collect();
+    let id = &events[0].call().id;
+    let head = format!("settlement-wasm {id} query profile (call): ");
+    let Event::Retry { backoff, .. } = &events[2] else {
+        panic!("{events:?}")
+    };
+    let expected = [
+        (
+            Level::Debug,
+            format!("{head}attempt 1: 503 in 0 ms, request id req-7"),
+        ),
+        (
+            Level::Warn,
+            format!(
+                "{head}attempt 1 failed (status 503), retry in {} ms",
+                backoff.delay_ms
+            ),
+        ),
+        (
+            Level::Debug,
+            format!("{head}attempt 2: 401 in 0 ms, request id req-7"),
+        ),
+        (
+            Level::Error,
+            format!("{head}failed: unauthorized bad key (HTTP 401)."),
+        ),
+    ];
+    assert_eq!(lines, expected);
+    assert_eq!(
+        lines.iter().map(|(l, _)| l.name()).collect::<Vec<_>>(),
+        ["debug", "warn", "debug", "error"]
+    );
+}
+
+#[test]
+fn durations_are_whole_milliseconds_rounded() {
+    let info = CallInfo {
+        id: "call-1".into(),
+        operation: "profile",
+        kind: "query",
+        source: Source::Call,
+    };
+    let mut t = Trace::new(info, 100.0);
+    let _ = t.request(client().config(), 100.0);
+    let Event::Response { duration_ms, .. } = t.response(ResponseInfo::default(), 112.6) else {
+        panic!()
+    };
+    assert_eq!(duration_ms, 13);
+    let Event::Done { duration_ms, .. } = t.done(f64::NAN) else {
+        panic!()
+    };
+    assert_eq!(duration_ms, 0, "a clock that is not a number");
+}
+
+#[test]
+fn a_watch_poll_emits_the_watch_backoff_as_retry_and_its_end_as_error_tagged_watch_orders() {
+    let c = client();
+    c.transport().sleeps_advance_clock.set(true);
+    let page =
+        r#"{"data":{"orderHistory":{"data":[],"pagination":{"page":1,"perPage":25,"total":0}}}}"#;
+    c.transport()
+        .http(200, page)
+        .http(503, "")
+        .http(401, r#"{"errors":[{"message":"bad key"}]}"#);
+    let seen = record(&c);
+    let mut w = c
+        .watch_orders(crate::types::WatchOrdersArgs {
+            interval_ms: Some(1_000),
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(block_on(w.next()).unwrap().is_some());
+    let e = block_on(w.next()).unwrap_err();
+    assert_eq!(e.code_str(), "unauthorized");
+    let events = seen.lock().unwrap();
+    assert_eq!(
+        names(&events),
+        [
+            "request", "response", "done", // the first poll
+            "request", "response", "retry", "done", // a 503: the watch backs off
+            "request", "response", "error", "done", // a 401 ends it
+        ]
+    );
+    assert!(events
+        .iter()
+        .all(|e| e.call().source == Source::WatchOrders));
+    assert_ne!(
+        events[0].call().id,
+        events[3].call().id,
+        "one call per poll"
+    );
+    match &events[5] {
+        Event::Retry { backoff, .. } => {
+            assert_eq!(
+                (backoff.reason, backoff.status),
+                (RetryReason::Status, Some(503))
+            );
+            assert_eq!(
+                c.transport().sleeps.borrow().last(),
+                Some(&backoff.delay_ms)
+            );
+        }
+        e => panic!("unexpected {e:?}"),
     }
 }

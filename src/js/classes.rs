@@ -29,10 +29,12 @@ pub(super) struct Settings {
     pub(super) config: Config,
     url: JsValue,
     headers: JsValue,
+    /// The `logger` option, read once (the calls' lines go to it).
+    pub(super) logger: Option<options::Logger>,
 }
 
 impl Settings {
-    fn new(config: Config) -> Settings {
+    fn new(config: Config, logger: Option<options::Logger>) -> Settings {
         let values: Vec<(&str, JsValue)> = config
             .headers()
             .iter()
@@ -45,6 +47,7 @@ impl Settings {
             config,
             url,
             headers,
+            logger,
         }
     }
 }
@@ -82,9 +85,16 @@ impl Core {
             .map_err(|e| error::to_js(&e.redact(opts.api_key.as_deref())))?;
         Ok(Core {
             endpoint,
-            settings: Rc::new(Settings::new(config)),
+            settings: Rc::new(Settings::new(config, hooks.logger)),
             fetch,
         })
+    }
+
+    /// Whether the `logger` option was given (then every call is observed: the core writes
+    /// its lines to the logger as it builds the events).
+    #[wasm_bindgen(getter)]
+    pub fn logs(&self) -> bool {
+        self.settings.logger.is_some()
     }
 
     /// The `fetch` option, when one was given (else the shell uses the global `fetch`).
@@ -288,7 +298,7 @@ impl Call {
     pub fn start(&self, aborted: bool) -> Result<(), JsValue> {
         self.call
             .before_attempt(aborted)
-            .map_err(|e| error::to_js(&e))
+            .map_err(|e| self.failing(e))
     }
 
     /// What follows attempt `attempt` (0 for the first) given its `outcome`; `aborted`:
@@ -308,7 +318,7 @@ impl Call {
                 ("kind", &kind("done")),
                 ("value", &success.value),
             ])),
-            Next::Fail(e) => Err(error::to_js(&e)),
+            Next::Fail(e) => Err(self.failing(e)),
             Next::Retry(backoff) => {
                 self.retrying(backoff);
                 Ok(object(&[
@@ -373,16 +383,17 @@ impl Confirmation {
     /// Takes in the one attempt of a `send` step's call (`start` it, send it once, then give
     /// its `outcome` here; `aborted`: whether the caller's signal is aborted now): an answer,
     /// or a transient failure that backs off (the next step waits), or throws the
-    /// `SettlementError` the loop ends with.
+    /// `SettlementError` the loop ends with. `call`'s `retry` or `error` event (when it is
+    /// observed) is the backoff or that error.
     pub fn settle(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
         aborted: bool,
+        call: &Call,
     ) -> Result<(), JsValue> {
         let attempt = attempt_of(0, &outcome, aborted);
-        self.confirmation
-            .settle(&self.settings.config, attempt)
-            .map_err(|e| error::to_js(&e))
+        let settled = self.confirmation.settle(&self.settings.config, attempt);
+        call.settled(settled).map_err(|e| call.failing(e))
     }
 }
 
@@ -481,15 +492,22 @@ impl Watch {
     }
 
     /// Takes in what the poll's attempt brought back (`aborted`: whether the shell's signal
-    /// is aborted now), at `now`.
+    /// is aborted now), at `now`. `call` (the poll)'s `retry` or `error` event, when it is
+    /// observed, is the watch's backoff or the error it ends with.
     pub fn settle(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
         aborted: bool,
         now: f64,
+        call: &Call,
     ) -> Result<(), JsValue> {
         let attempt = attempt_of(0, &outcome, aborted);
-        self.watch.settle(&self.settings.config, attempt, now);
+        let settled = self.watch.settle(&self.settings.config, attempt, now);
+        // A failure that ends the watch is the watch's to report (`step` stops, the consumer
+        // gets it); here it is only kept for the poll's `error` event.
+        if let Err(e) = call.settled(settled) {
+            call.failing(e);
+        }
         Ok(())
     }
 

@@ -14,7 +14,10 @@ use crate::events::{self, Backoff, Event, ResponseInfo, Source, Trace};
 /// A call's observation: its trace, and what the next event needs from the decision.
 pub struct Observed {
     trace: Trace,
+    /// The backoff of the retry decided last (for the `retry` event).
     backoff: Option<Backoff>,
+    /// The error the call ended with (for the `error` event and its line).
+    failure: Option<Error>,
 }
 
 fn text(s: &str) -> JsValue {
@@ -64,7 +67,7 @@ fn event_object(event: &Event) -> JsValue {
             ..
         } => {
             set("attempt", &JsValue::from(*attempt));
-            set("durationMs", &number(*duration_ms));
+            set("durationMs", &number(*duration_ms as f64));
             set("status", &JsValue::from(response.status));
             set("headers", &headers_object(&response.headers));
             if let Some(id) = &response.request_id {
@@ -87,7 +90,7 @@ fn event_object(event: &Event) -> JsValue {
             attempts,
             ..
         } => {
-            set("durationMs", &number(*duration_ms));
+            set("durationMs", &number(*duration_ms as f64));
             set("attempts", &JsValue::from(*attempts));
         }
     }
@@ -100,6 +103,20 @@ fn response_info(status: u16, headers: &str, config: &crate::config::Config) -> 
     ResponseInfo::new(status, events::header_lines(headers), config)
 }
 
+/// Writes `event`'s line (the core's [`Event::log_line`]) to `logger`; a logger that throws
+/// is ignored (its failure is not the call's).
+fn log(logger: &Option<super::options::Logger>, event: &Event) {
+    let (Some(l), Some((level, line))) = (logger, event.log_line()) else {
+        return;
+    };
+    let method = match level {
+        events::Level::Debug => &l.debug,
+        events::Level::Warn => &l.warn,
+        events::Level::Error => &l.error,
+    };
+    let _ = method.call1(&l.target, &text(&line));
+}
+
 impl Call {
     /// Keeps `backoff` for the `retry` event when the call is observed.
     pub(super) fn retrying(&self, backoff: Backoff) {
@@ -107,10 +124,45 @@ impl Call {
             o.backoff = Some(backoff);
         }
     }
+
+    /// The `SettlementError` of `err`, the error the call ends with; kept for the `error`
+    /// event when the call is observed.
+    pub(super) fn failing(&self, err: Error) -> JsValue {
+        let js = error::to_js(&err);
+        if let Some(o) = self.observed.borrow_mut().as_mut() {
+            o.failure = Some(err);
+        }
+        js
+    }
+
+    /// How a loop (a watch, a confirmation) took in this call's one attempt: its backoff is
+    /// kept for the `retry` event; its error is returned.
+    pub(super) fn settled(&self, settled: Result<Option<Backoff>, Error>) -> Result<(), Error> {
+        if let Some(backoff) = settled? {
+            self.retrying(backoff);
+        }
+        Ok(())
+    }
 }
 
 #[wasm_bindgen(js_class = PreparedCall)]
 impl Call {
+    /// The response behind the call's value or error (`{ status, headers, requestId? }`) from
+    /// its `status` and `headers` (a block of `name: value` lines), as events show it; no
+    /// event is built and no line written.
+    #[wasm_bindgen(unchecked_return_type = "ResponseInfo")]
+    pub fn response(&self, status: u16, headers: &str) -> JsValue {
+        let info = response_info(status, headers, &self.settings.config);
+        let o = object(&[
+            ("status", &JsValue::from(info.status)),
+            ("headers", &headers_object(&info.headers)),
+        ]);
+        if let Some(id) = &info.request_id {
+            let _ = Reflect::set(&o, &text("requestId"), &text(id));
+        }
+        o
+    }
+
     /// Starts observing the call (a new call id) from now; `source` names what made it
     /// (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`, `"confirmUntilSettled"`;
     /// anything else counts as `"call"`).
@@ -121,52 +173,85 @@ impl Call {
         *self.observed.borrow_mut() = Some(Observed {
             trace: Trace::new(info, js_sys::Date::now()),
             backoff: None,
+            failure: None,
         });
     }
 
-    /// The event `type` of this call, now (undefined when the call is not observed):
-    /// `"request"` (an attempt starts), `"response"` (its answer came: `status` and
-    /// `headers`, a block of `name: value` lines), `"retry"` (after `decide` returned a retry),
-    /// `"error"` (`error`: what the call rejects with) or `"done"` (the call ended).
-    #[wasm_bindgen(
-        unchecked_return_type = "SettlementEventMap[keyof SettlementEventMap] | undefined"
-    )]
+    /// The event `type` of this call, now, its line written to the `logger` option when there
+    /// is one: `"request"` (an attempt starts), `"retry"` (a retry or a loop's backoff was
+    /// decided), `"error"` (the call ended with an error the core made: that error) or
+    /// `"done"` (the call ended). Undefined when the call is not observed, or there is no
+    /// such event now (no backoff, no error; a `"response"` is `responseEvent`'s).
+    #[wasm_bindgen(unchecked_return_type = "CallEvent | undefined")]
     pub fn event(
         &self,
-        #[wasm_bindgen(js_name = "type", unchecked_param_type = "keyof SettlementEventMap")]
+        #[wasm_bindgen(
+            js_name = "type",
+            unchecked_param_type = "\"request\" | \"retry\" | \"error\" | \"done\""
+        )]
         event_type: &str,
-        status: Option<u16>,
-        headers: Option<String>,
-        error: JsValue,
     ) -> JsValue {
+        if event_type == "error" {
+            return self.error_event(JsValue::UNDEFINED);
+        }
         let config = &self.settings.config;
         let now = js_sys::Date::now();
+        self.built(|o| match events::EventType::parse(event_type) {
+            Some(events::EventType::Request) => Some(o.trace.request(config, now)),
+            Some(events::EventType::Retry) => o.backoff.take().map(|b| o.trace.retry(b)),
+            Some(events::EventType::Done) => Some(o.trace.done(now)),
+            _ => None,
+        })
+    }
+
+    /// The `response` event of the attempt answered now with `status` and `headers` (a block
+    /// of `name: value` lines), its line written to the `logger` option when there is one;
+    /// undefined when the call is not observed.
+    #[wasm_bindgen(js_name = responseEvent, unchecked_return_type = "CallResponseEvent | undefined")]
+    pub fn response_event(&self, status: u16, headers: &str) -> JsValue {
+        let config = &self.settings.config;
+        let now = js_sys::Date::now();
+        self.built(|o| {
+            Some(
+                o.trace
+                    .response(response_info(status, headers, config), now),
+            )
+        })
+    }
+
+    /// The `error` event of the error the call ended with (the one the core made), its line
+    /// written to the `logger` option when there is one. `error`: the object the call rejects
+    /// with (undefined: the core's own `SettlementError` of it). Undefined when the call is
+    /// not observed or ended with no error of the core.
+    #[wasm_bindgen(js_name = errorEvent, unchecked_return_type = "CallEvent | undefined")]
+    pub fn error_event(&self, error: JsValue) -> JsValue {
+        let config = &self.settings.config;
         let mut observed = self.observed.borrow_mut();
-        let Some(o) = observed.as_mut() else {
+        let Some((o, failure)) = observed
+            .as_mut()
+            .and_then(|o| o.failure.take().map(|f| (o, f)))
+        else {
             return JsValue::UNDEFINED;
         };
-        let event = match events::EventType::parse(event_type) {
-            Some(events::EventType::Request) => Some(o.trace.request(config, now)),
-            Some(events::EventType::Response) => {
-                let info = response_info(
-                    status.unwrap_or(0),
-                    headers.as_deref().unwrap_or(""),
-                    config,
-                );
-                Some(o.trace.response(info, now))
-            }
-            Some(events::EventType::Retry) => o.backoff.take().map(|b| o.trace.retry(b)),
-            // The error is the one the shell caught (the core made and redacted it).
-            Some(events::EventType::Error) => {
-                let js = base_object(o.trace.call(), event_type);
-                let _ = Reflect::set(&js, &text("error"), &error);
-                return js;
-            }
-            Some(events::EventType::Done) => Some(o.trace.done(now)),
-            None => None,
+        let error = match error.is_undefined() {
+            true => error::to_js(&failure),
+            false => error,
         };
+        log(&self.settings.logger, &o.trace.error(config, &failure));
+        let js = base_object(o.trace.call(), "error");
+        let _ = Reflect::set(&js, &text("error"), &error);
+        js
+    }
+
+    /// The event `build` makes from the call's observation (none when it is not observed),
+    /// its line written to the logger, as a JavaScript object.
+    fn built(&self, build: impl FnOnce(&mut Observed) -> Option<Event>) -> JsValue {
+        let event = self.observed.borrow_mut().as_mut().and_then(build);
         match event {
-            Some(event) => event_object(&event),
+            Some(event) => {
+                log(&self.settings.logger, &event);
+                event_object(&event)
+            }
             None => JsValue::UNDEFINED,
         }
     }
@@ -234,6 +319,13 @@ export interface CallRetryEvent extends CallEventBase {
 export interface CallErrorEvent extends CallEventBase { type: "error"; error: Error & SettlementErrorDetails }
 /** When a call ends (after `error` when it failed). */
 export interface CallDoneEvent extends CallEventBase { type: "done"; durationMs: number; attempts: number }
+
+/**
+ * An event as the core builds it for the shell: the error event's `error` is the object the
+ * shell gave (the browser and server builds' error codes differ). @internal
+ */
+export type CallEvent = CallRequestEvent | CallResponseEvent | CallRetryEvent | CallDoneEvent
+  | (Omit<CallErrorEvent, "error"> & { error: unknown });
 
 /** Every event type and its event. */
 export interface SettlementEventMap {

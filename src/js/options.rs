@@ -574,19 +574,34 @@ pub fn ramp_listener(
     Ok(target)
 }
 
-/// The functions the client options hold beside the data: `fetch` (the `logger` option is
-/// checked, and read by the shell).
+/// The functions the client options hold beside the data: `fetch` and `logger`.
 #[derive(Default)]
 pub struct Hooks {
     /// The `fetch` option.
     pub fetch: Option<Function>,
+    /// The `logger` option, read and checked once.
+    pub logger: Option<Logger>,
 }
 
-/// Checks the `logger` option of the options object `o`: `console` or an object whose
-/// `debug`, `info`, `warn` and `error` are functions.
-fn check_logger(o: &JsValue) -> Result<(), Error> {
-    let Some(l) = get(o, "logger", "logger")? else {
-        return Ok(());
+/// The `logger` option as it was read once: the object, and the methods the client's lines
+/// go to (each called with the object as `this`).
+pub struct Logger {
+    /// The logger object (`console`, or the caller's).
+    pub target: JsValue,
+    /// Its `debug`: one line per attempt that got an answer.
+    pub debug: Function,
+    /// Its `warn`: one line per retry.
+    pub warn: Function,
+    /// Its `error`: one line per failed call.
+    pub error: Function,
+}
+
+/// Reads the `logger` option of the options object `o`, once: `console` or an object whose
+/// `debug`, `info`, `warn` and `error` are functions (`info` is checked, for the loggers
+/// that have the four, and not called).
+fn logger(o: &JsValue) -> Result<Option<Logger>, Error> {
+    let Some(target) = get(o, "logger", "logger")? else {
+        return Ok(None);
     };
     let bad = || {
         invalid(
@@ -594,15 +609,25 @@ fn check_logger(o: &JsValue) -> Result<(), Error> {
             " must be console or have debug, info, warn and error functions",
         )
     };
-    if !l.is_object() {
+    if !target.is_object() {
         return Err(bad());
     }
-    for method in ["debug", "info", "warn", "error"] {
-        if !get(&l, method, "logger")?.is_some_and(|f| f.is_function()) {
-            return Err(bad());
-        }
-    }
-    Ok(())
+    let method = |name: &str| match get(&target, name, "logger")? {
+        Some(f) if f.is_function() => Ok(Function::from(f)),
+        _ => Err(bad()),
+    };
+    let (debug, _info, warn, error) = (
+        method("debug")?,
+        method("info")?,
+        method("warn")?,
+        method("error")?,
+    );
+    Ok(Some(Logger {
+        target,
+        debug,
+        warn,
+        error,
+    }))
 }
 
 /// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` and `logger` options.
@@ -692,9 +717,9 @@ pub fn client_options(
             max_retries,
             headers,
         },
-        {
-            check_logger(&o)?;
-            Hooks { fetch }
+        Hooks {
+            fetch,
+            logger: logger(&o)?,
         },
     ))
 }

@@ -242,23 +242,27 @@ fn a_confirmation_steps_with_named_members() {
         JsValue::from(o)
     };
     let not_yet = r#"{"data":{"confirmTransaction":false}}"#;
+    // The call whose events the attempt's backoff or error would go to (not observed here).
+    let call = core("bot")
+        .prepare("profile", JsValue::UNDEFINED, JsValue::UNDEFINED)
+        .unwrap();
     let send = c.next(false).unwrap();
     assert_eq!(get(&send, "kind").as_string().as_deref(), Some("send"));
     assert!(get(&send, "call").is_object());
-    c.settle(response(200, not_yet), false).unwrap();
+    c.settle(response(200, not_yet), false, &call).unwrap();
     let wait = c.next(false).unwrap();
     assert_eq!(get(&wait, "kind").as_string().as_deref(), Some("wait"));
     assert_eq!(get(&wait, "delayMs").as_f64(), Some(250.0));
     c.next(false).unwrap();
     // A 503 is transient, but on the last try the loop ends with it.
-    let e = c.settle(response(503, ""), false).unwrap_err();
+    let e = c.settle(response(503, ""), false, &call).unwrap_err();
     assert_eq!(get(&e, "status").as_f64(), Some(503.0));
     let mut c = core("merchant").confirmation(options_again()).unwrap();
     c.next(false).unwrap();
-    c.settle(response(200, not_yet), false).unwrap();
+    c.settle(response(200, not_yet), false, &call).unwrap();
     c.next(false).unwrap();
     c.next(false).unwrap();
-    c.settle(response(200, not_yet), false).unwrap();
+    c.settle(response(200, not_yet), false, &call).unwrap();
     let done = c.next(false).unwrap();
     assert_eq!(get(&done, "kind").as_string().as_deref(), Some("done"));
     let outcome = get(&done, "outcome");

@@ -116,7 +116,13 @@ impl<T: Transport> std::fmt::Debug for Customers<T> {
 impl<T: Transport> Customers<T> {
     /// The next customer, `None` at the end. After an error the iteration is over.
     pub async fn next(&mut self) -> Result<Option<MerchantCustomer>, Error> {
-        match crate::bot::drive(&self.client, &mut self.search).await? {
+        match crate::bot::drive(
+            &self.client,
+            &mut self.search,
+            crate::events::Source::Orders,
+        )
+        .await?
+        {
             None => Ok(None),
             Some(row) => from_json(&row, 200)
                 .map(Some)

@@ -810,3 +810,39 @@ fn customers_walk_the_connection_page_by_page() {
         .unwrap_err();
     assert_eq!(e.field.as_deref(), Some("fields"));
 }
+
+#[test]
+fn confirm_until_settled_emits_one_call_per_confirmation_tagged_with_its_backoff_as_retry() {
+    use crate::events::{Event, EventType, Listener, RetryReason, Source};
+    use std::sync::{Arc, Mutex};
+    let c = client(PUBLIC);
+    c.transport().http(503, "").http(200, SETTLED);
+    let seen = Arc::new(Mutex::new(Vec::<Event>::new()));
+    let sink = Arc::clone(&seen);
+    let listener: Listener = Arc::new(move |e: &Event| sink.lock().unwrap().push(e.clone()));
+    for t in EventType::ALL {
+        c.on(t, Arc::clone(&listener));
+    }
+    let outcome = block_on(c.confirm_until_settled(until_settled(Some(10), Some(5)))).unwrap();
+    assert!(outcome.settled);
+    let events = seen.lock().unwrap();
+    let names: Vec<_> = events.iter().map(|e| e.event_type().name()).collect();
+    assert_eq!(
+        names,
+        ["request", "response", "retry", "done", "request", "response", "done"]
+    );
+    assert!(events
+        .iter()
+        .all(|e| e.call().source == Source::ConfirmUntilSettled));
+    assert_eq!(events[0].call().kind, "mutation");
+    match &events[2] {
+        Event::Retry { backoff, .. } => {
+            assert_eq!(
+                (backoff.reason, backoff.status),
+                (RetryReason::Status, Some(503))
+            );
+            assert_eq!(c.transport().sleeps.borrow()[0], backoff.delay_ms);
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+}

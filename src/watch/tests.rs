@@ -60,7 +60,7 @@ fn attempt(sent: Result<HttpResponse, TransportError>, random: f64) -> Attempt {
 /// Sends the poll due at `now` (asserting it is due) and settles it with `sent`.
 fn poll(w: &mut Watch, now: f64, sent: Result<HttpResponse, TransportError>) {
     assert_eq!(w.step(now), Command::Send, "a poll is due at {now}");
-    w.settle(&config(), attempt(sent, 0.5), now);
+    let _ = w.settle(&config(), attempt(sent, 0.5), now);
 }
 
 fn ids(rows: &[Json]) -> Vec<&str> {
@@ -127,7 +127,7 @@ fn one_poll_at_a_time_then_the_interval_after_it_settled() {
     assert_eq!(w.step(50_000.0), Command::Idle);
     assert_eq!(w.status(50_000.0).state, State::Polling);
     assert_eq!(w.status(50_000.0).next_poll_in_ms, None);
-    w.settle(&config(), attempt(page(&[], 0), 0.5), 60_000.0);
+    let _ = w.settle(&config(), attempt(page(&[], 0), 0.5), 60_000.0);
     // Next: interval after it settled, not after it started.
     assert_eq!(w.step(60_000.0), Command::Sleep(1_000));
     assert_eq!(w.step(60_400.0), Command::Sleep(600));
@@ -142,10 +142,17 @@ fn retryable_failures_back_off_doubling_with_jitter_up_to_the_cap() {
     let mut waits = vec![];
     for _ in 0..6 {
         assert_eq!(w.step(now), Command::Send);
-        w.settle(&config(), attempt(status(503, None), 0.0), now);
+        let backoff = w.settle(&config(), attempt(status(503, None), 0.0), now);
         let Command::Sleep(ms) = w.step(now) else {
             panic!("expected a wait")
         };
+        // What the poll's `retry` event shows: the wait the watch chose, and why.
+        let expected = crate::events::Backoff {
+            delay_ms: ms,
+            reason: crate::events::RetryReason::Status,
+            status: Some(503),
+        };
+        assert_eq!(backoff.unwrap(), Some(expected));
         assert_eq!(w.status(now).state, State::Retrying);
         assert_eq!(w.status(now).error.unwrap().status, Some(503));
         waits.push(ms);
@@ -162,7 +169,11 @@ fn retryable_failures_back_off_doubling_with_jitter_up_to_the_cap() {
     assert_eq!(s.backoff_ms(u32::MAX, None, f64::NAN), 4_000);
     // A success: the interval again, and polling.
     assert_eq!(w.step(now), Command::Send);
-    w.settle(&config(), attempt(page(&[], 0), 0.0), now);
+    assert_eq!(
+        w.settle(&config(), attempt(page(&[], 0), 0.0), now)
+            .unwrap(),
+        None
+    );
     assert_eq!(w.step(now), Command::Sleep(1_000));
     assert_eq!(w.status(now).state, State::Polling);
     assert!(w.status(now).error.is_none());
@@ -199,7 +210,10 @@ fn a_failure_that_is_not_retryable_ends_the_watch_with_its_error_redacted() {
         }),
     ] {
         let mut w = watch(1_000, 8_000);
-        poll(&mut w, 0.0, sent);
+        assert_eq!(w.step(0.0), Command::Send);
+        // What the poll's `error` event shows: the error the watch ends with, redacted.
+        let ended = w.settle(&config(), attempt(sent, 0.5), 0.0).unwrap_err();
+        assert!(!format!("{ended:?}").contains("q7Zr9Vx2"), "{ended:?}");
         assert_eq!(w.step(0.0), Command::Stop);
         assert_eq!(w.status(0.0).state, State::Stopped);
         let e = w.take_error().expect("the error");
@@ -215,7 +229,7 @@ fn stop_and_abort_end_the_watch_and_nothing_more_is_sent() {
     assert_eq!(w.step(0.0), Command::Send);
     w.stop();
     // What the aborted poll brings is ignored.
-    w.settle(
+    let _ = w.settle(
         &config(),
         attempt(page(&[row("a", "pending")], 1), 0.5),
         10.0,
@@ -229,7 +243,7 @@ fn stop_and_abort_end_the_watch_and_nothing_more_is_sent() {
     assert_eq!(w.step(0.0), Command::Send);
     let mut aborted = attempt(page(&[], 0), 0.5);
     aborted.aborted = true;
-    w.settle(&config(), aborted, 10.0);
+    let _ = w.settle(&config(), aborted, 10.0);
     assert_eq!(w.step(99_999.0), Command::Stop);
     assert!(
         w.take_error().is_none(),
@@ -437,7 +451,7 @@ fn a_ten_minute_outage_sends_no_more_than_the_backoff_allows() {
                         1 => Err(TransportError::Network("connection refused".into())),
                         _ => status(500, None),
                     };
-                    w.settle(&config(), attempt(failure, random()), now);
+                    let _ = w.settle(&config(), attempt(failure, random()), now);
                     assert_eq!(w.status(now).state, State::Retrying);
                     assert!(w.status(now).error.is_some());
                     last_failure = now;
@@ -455,7 +469,7 @@ fn a_ten_minute_outage_sends_no_more_than_the_backoff_allows() {
         assert!(first_after - last_failure <= cap, "seed {seed}");
         assert!(first_after - OUTAGE_MS <= cap, "seed {seed}");
         assert!(w.take_update().is_none());
-        w.settle(
+        let _ = w.settle(
             &config(),
             attempt(page(&[row("a", "paid")], 1), 0.5),
             first_after,

@@ -149,6 +149,65 @@ describe("events", () => {
     bot({ logger: console });
   });
 
+  test("logger: the option read once; lines written by the core, whole milliseconds, the logger as this", async () => {
+    const lines = [];
+    let reads = 0;
+    let methodReads = 0;
+    const logger = {};
+    for (const level of ["debug", "info", "warn", "error"]) {
+      Object.defineProperty(logger, level, {
+        get() {
+          methodReads++;
+          return function (line) { assert.equal(this, logger); lines.push([level, line]); };
+        },
+      });
+    }
+    let keyReads = 0;
+    const options = { baseUrl: SANDBOX_URL, headers: { "x-sandbox-fault": "status=503;fail-first=1", "x-sandbox-tag": uniqueTag("log") } };
+    Object.defineProperty(options, "apiKey", { get() { keyReads++; return AGENT_KEY; }, enumerable: true });
+    Object.defineProperty(options, "logger", { get() { reads++; return logger; }, enumerable: true });
+    const client = new BotClient(options);
+    // Read as every option is (the core's one read of the options object); never again.
+    assert.ok(reads > 0 && reads === keyReads, `logger read ${reads} times, apiKey ${keyReads}`);
+    const [optionReads, methodsRead] = [reads, methodReads];
+    await client.profile({ fields: ["id"] });
+    await new BotClient({ baseUrl: SANDBOX_URL, apiKey: "SBX-AGNT_notAValidKey123", logger }).profile().catch(() => {});
+    assert.equal(reads, optionReads, "the calls read no option again");
+    assert.equal(methodReads, 2 * methodsRead, "the logger's methods are read when a client is made, never by its calls");
+    assert.deepEqual(lines.map(([level]) => level), ["debug", "warn", "debug", "debug", "error"]);
+    const head = /^settlement-wasm call-\d+ query profile \(call\): /;
+    assert.match(lines[0][1], new RegExp(head.source + "attempt 1: 503 in \\d+ ms$"));
+    assert.match(lines[1][1], new RegExp(head.source + "attempt 1 failed \\(status 503\\), retry in \\d+ ms$"));
+    assert.match(lines[2][1], new RegExp(head.source + "attempt 2: 200 in \\d+ ms$"));
+    assert.match(lines[4][1], new RegExp(head.source + "failed: unauthorized "));
+  });
+
+  test("a watch poll answered 503 then 200: the watch's backoff is the poll's retry", async () => {
+    const client = faulty("status=503;fail-first=1");
+    const events = record(client);
+    const watch = client.watchOrders({ intervalMs: 1_000 });
+    await watch.next();
+    watch.stop();
+    assert.deepEqual(events.map((e) => e.type), ["request", "response", "retry", "done", "request", "response", "done"]);
+    assert.ok(events.every((e) => e.source === "watchOrders" && e.operation === "orderHistory"));
+    assert.notEqual(events[0].callId, events[4].callId, "one call per poll");
+    const retry = events[2];
+    assert.equal(retry.reason, "status");
+    assert.equal(retry.status, 503);
+    assert.ok(Number.isInteger(retry.delayMs) && retry.delayMs >= 1_000, String(retry.delayMs));
+    assert.ok(Number.isInteger(events[3].durationMs) && Number.isInteger(events[5].durationMs));
+  });
+
+  test("a watch poll answered 401: the error the watch ends with is the poll's error", async () => {
+    const client = bot({ apiKey: "SBX-AGNT_notAValidKey123" });
+    const events = record(client);
+    const watch = client.watchOrders({ intervalMs: 1_000 });
+    await assert.rejects(watch.next(), (e) => e.code === "unauthorized");
+    assert.deepEqual(events.map((e) => e.type), ["request", "response", "error", "done"]);
+    assert.ok(events[2].error instanceof SettlementError);
+    assert.equal(events[2].error.code, "unauthorized");
+  });
+
   test("withResponse: status and headers of the same request; refuses anything but one call", async () => {
     const tag = uniqueTag("withresponse");
     const client = bot({ headers: { "x-sandbox-tag": tag } });
