@@ -232,7 +232,9 @@ pub struct CallInfo {
 /// A new call id, unique in this process.
 pub fn next_call_id() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(1);
-    format!("call-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+    let mut id = Line(String::from("call-"));
+    id.number(NEXT.fetch_add(1, Ordering::Relaxed));
+    id.0
 }
 
 /// One event of a call. Every text in it is redacted; its headers never hold `set-cookie`.
@@ -339,9 +341,9 @@ impl Event {
     /// `settlement-wasm call-3 query profile (call): attempt 1: 503 in 12 ms, request id r-1`.
     pub fn log_line(&self) -> Option<(Level, String)> {
         let call = self.call();
-        let mut line = String::from("settlement-wasm ");
+        let mut line = Line(String::from("settlement-wasm "));
         let source = call.source.name();
-        for part in [
+        line.text(&[
             &call.id,
             " ",
             call.kind,
@@ -350,9 +352,7 @@ impl Event {
             " (",
             source,
             "): ",
-        ] {
-            line.push_str(part);
-        }
+        ]);
         let level = match self {
             Event::Response {
                 attempt,
@@ -360,45 +360,71 @@ impl Event {
                 response,
                 ..
             } => {
-                let (n, status, ms) = (
-                    attempt.to_string(),
-                    response.status.to_string(),
-                    duration_ms.to_string(),
-                );
-                for part in ["attempt ", &n, ": ", &status, " in ", &ms, " ms"] {
-                    line.push_str(part);
-                }
+                line.text(&["attempt "]);
+                line.number(u64::from(*attempt));
+                line.text(&[": "]);
+                line.number(u64::from(response.status));
+                line.text(&[" in "]);
+                line.number(*duration_ms);
+                line.text(&[" ms"]);
                 if let Some(id) = &response.request_id {
-                    line.push_str(", request id ");
-                    line.push_str(id);
+                    line.text(&[", request id ", id]);
                 }
                 Level::Debug
             }
             Event::Retry {
                 attempt, backoff, ..
             } => {
-                let (n, delay) = (attempt.to_string(), backoff.delay_ms.to_string());
-                for part in ["attempt ", &n, " failed (", backoff.reason.name()] {
-                    line.push_str(part);
-                }
+                line.text(&["attempt "]);
+                line.number(u64::from(*attempt));
+                line.text(&[" failed (", backoff.reason.name()]);
                 if let Some(status) = backoff.status {
-                    line.push(' ');
-                    line.push_str(&status.to_string());
+                    line.text(&[" "]);
+                    line.number(u64::from(status));
                 }
-                for part in ["), retry in ", &delay, " ms"] {
-                    line.push_str(part);
-                }
+                line.text(&["), retry in "]);
+                line.number(backoff.delay_ms);
+                line.text(&[" ms"]);
                 Level::Warn
             }
             Event::Error { error, .. } => {
-                for part in ["failed: ", error.code_str(), " ", &error.message] {
-                    line.push_str(part);
-                }
+                line.text(&["failed: ", error.code_str(), " ", &error.message]);
                 Level::Error
             }
             Event::Request { .. } | Event::Done { .. } => return None,
         };
-        Some((level, line))
+        Some((level, line.0))
+    }
+}
+
+/// A logger line being written: texts and whole numbers, in order. (Numbers are written
+/// digit by digit: the `fmt` machinery is not needed for them.)
+struct Line(String);
+
+impl Line {
+    /// Appends each of `parts`.
+    fn text(&mut self, parts: &[&str]) {
+        for part in parts {
+            self.0.push_str(part);
+        }
+    }
+
+    /// Appends `n` in decimal.
+    fn number(&mut self, n: u64) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            self.0.push(char::from(d));
+        }
     }
 }
 

@@ -38,6 +38,19 @@ fn headers_object(headers: &[(String, String)]) -> JsValue {
     o.into()
 }
 
+/// Sets `{ status, headers, requestId? }` of `response` on `o` (a response event, or the
+/// response behind a result).
+fn response_members(o: &JsValue, response: &ResponseInfo) {
+    let set = |name: &str, value: &JsValue| {
+        let _ = Reflect::set(o, &text(name), value);
+    };
+    set("status", &JsValue::from(response.status));
+    set("headers", &headers_object(&response.headers));
+    if let Some(id) = &response.request_id {
+        set("requestId", &text(id));
+    }
+}
+
 /// What every event object carries: `{ type, callId, operation, kind, source }`.
 fn base_object(call: &events::CallInfo, event_type: &str) -> JsValue {
     object(&[
@@ -68,11 +81,7 @@ fn event_object(event: &Event) -> JsValue {
         } => {
             set("attempt", &JsValue::from(*attempt));
             set("durationMs", &number(*duration_ms as f64));
-            set("status", &JsValue::from(response.status));
-            set("headers", &headers_object(&response.headers));
-            if let Some(id) = &response.request_id {
-                set("requestId", &text(id));
-            }
+            response_members(&o, response);
         }
         Event::Retry {
             attempt, backoff, ..
@@ -152,14 +161,8 @@ impl Call {
     /// event is built and no line written.
     #[wasm_bindgen(unchecked_return_type = "ResponseInfo")]
     pub fn response(&self, status: u16, headers: &str) -> JsValue {
-        let info = response_info(status, headers, &self.settings.config);
-        let o = object(&[
-            ("status", &JsValue::from(info.status)),
-            ("headers", &headers_object(&info.headers)),
-        ]);
-        if let Some(id) = &info.request_id {
-            let _ = Reflect::set(&o, &text("requestId"), &text(id));
-        }
+        let o = Object::new().into();
+        response_members(&o, &response_info(status, headers, &self.settings.config));
         o
     }
 
