@@ -63,7 +63,7 @@ fn unreadable(field: &str) -> Error {
 }
 
 /// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
-fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
+pub fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
     js::read(obj, &JsValue::from_str(key))
         .map(|v| Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
         .map_err(|_| unreadable(field))
@@ -113,7 +113,7 @@ fn refuse_unknown_keys(o: &JsValue, known: &dyn Fn(&str) -> bool) -> Result<(), 
 
 /// An options object of a method whose options are `known`: absent (`undefined`/`null`), or
 /// an object (not an array) with no other key ([`refuse_unknown_keys`]).
-fn options_of(value: &JsValue, known: &[&str]) -> Result<Option<JsValue>, Error> {
+pub fn options_of(value: &JsValue, known: &[&str]) -> Result<Option<JsValue>, Error> {
     let o = options_object(value, "options")?;
     if let Some(o) = &o {
         refuse_unknown_keys(o, &|name| known.contains(&name))?;
