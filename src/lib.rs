@@ -150,9 +150,9 @@ pub use config::{BotOptions, ClientOptions, Config, MerchantOptions};
 pub use confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
 pub use keys::{classify as classify_key, KeyKind};
-#[cfg(any(feature = "server", not(feature = "npm")))]
-pub use merchant::Customers;
 pub use merchant::MerchantClient;
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub use merchant::{Customers, EventState};
 pub use operations::{Operation, Value};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};
 #[cfg(any(target_arch = "wasm32", feature = "reqwest"))]

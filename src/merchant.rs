@@ -353,7 +353,11 @@ mod customers;
 #[cfg(any(feature = "server", not(feature = "npm")))]
 pub use customers::Customers;
 #[cfg(any(feature = "server", not(feature = "npm")))]
+mod events;
+#[cfg(any(feature = "server", not(feature = "npm")))]
 mod ramp;
+#[cfg(any(feature = "server", not(feature = "npm")))]
+pub use events::EventState;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -1146,6 +1146,37 @@ impl Store {
         order
     }
 
+    /// The agent order that carries hosted payment request `p` (`initiateHostedPayment`): a
+    /// new pending order of `p`'s type for agent 1 ([`Store::create_pending_order`]) whose
+    /// `orderId` is `p`'s reference and, for a USD request, whose USD amount is `p`'s (its local
+    /// amount at the order's rate); linked so that `p` follows the order's status
+    /// ([`crate::payments::hosted_status`]).
+    pub fn create_hosted_order(&self, p: &MerchantPaymentRequest, now_secs: i64) -> P2PPayment {
+        let order = self.create_pending_order(0, Some(p.payment_type), now_secs);
+        let order = {
+            let mut state = self.agents[0].state();
+            let Some(o) = state.orders.iter_mut().find(|o| o.id == order.id) else {
+                return order;
+            };
+            o.order_id = Some(p.reference.clone());
+            let usd = (p.currency == "USD")
+                .then(|| crate::mutations::cents(&p.amount.0))
+                .flatten();
+            let rate = o
+                .exchange_rate
+                .as_ref()
+                .and_then(|r| crate::mutations::cents(&r.0));
+            if let (Some(usd), Some(rate)) = (usd, rate) {
+                o.amount_usd = Some(Decimal::cents(usd));
+                o.amount_local = Some(Decimal::cents(usd.saturating_mul(rate) / 100));
+            }
+            o.clone()
+        };
+        self.merchant()
+            .link_hosted_order(p.id.as_str(), 0, order.id.as_str());
+        order
+    }
+
     /// Index of the agent a key belongs to.
     pub fn agent_by_key(&self, key: &str) -> Option<usize> {
         self.agents.iter().position(|a| a.key == key)

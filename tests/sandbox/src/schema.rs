@@ -217,10 +217,24 @@ fn order_action(
 ) -> Result<Option<bool>> {
     let store = ctx.data::<Arc<Store>>()?;
     let who = ctx.data::<AgentIdentity>()?;
-    let mut state = store.agents[who.0].state();
-    mutations::order_action(&mut state, action, id.as_str(), paid_with)
-        .map(|()| Some(true))
-        .map_err(mutation_error)
+    let changed = {
+        let mut state = store.agents[who.0].state();
+        mutations::order_action(&mut state, action, id.as_str(), paid_with)
+            .map_err(mutation_error)?;
+        state
+            .orders
+            .iter()
+            .find(|o| o.id == *id)
+            .map(|o| (o.status, o.payment_type))
+    };
+    // A hosted payment carried by this order follows it (the agent's lock is released first:
+    // the merchant's is never taken inside it).
+    if let Some((status, payment_type)) = changed {
+        store
+            .merchant()
+            .follow_order(who.0, id.as_str(), status, payment_type);
+    }
+    Ok(Some(true))
 }
 
 /// The bot mutations the official SDKs send (sandbox rules: README, "Bot mutations").
@@ -608,11 +622,13 @@ impl MerchantMutation {
             redirect_url,
             metadata: metadata.map(|m| serde_json::Value::Object(m.0)),
         };
-        store
+        let p = store
             .merchant()
             .initiate_hosted_payment(&h)
-            .map(|p| Some(with_hosted_link(&p, &config.base_url)))
-            .map_err(mutation_error)
+            .map_err(mutation_error)?;
+        // The agent order that carries it (agent 1's queue); the request follows its status.
+        store.create_hosted_order(&p, crate::server::unix_now());
+        Ok(Some(with_hosted_link(&p, &config.base_url)))
     }
 
     /// Sends USD stablecoins from the merchant's balance to an onchain address (SECRET key):
