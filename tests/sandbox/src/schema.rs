@@ -407,7 +407,7 @@ impl MerchantQuery {
             payment_method_type,
             country,
         };
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -425,7 +425,7 @@ impl MerchantQuery {
     ) -> Result<crate::direct_ramp::RampQuote> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -641,6 +641,7 @@ impl MerchantMutation {
             .account_balance
             .clone()
             .unwrap_or_else(|| Decimal::text("0.00"));
+        let now = store.clock.now_secs();
         store
             .merchant()
             .withdraw_onchain(
@@ -649,6 +650,7 @@ impl MerchantMutation {
                 network.as_deref(),
                 &networks,
                 &balance,
+                now,
             )
             .map(Some)
             .map_err(mutation_error)
@@ -750,7 +752,7 @@ impl DirectRampMutation {
             phone_number,
             bank_account_number,
         };
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -770,7 +772,7 @@ impl DirectRampMutation {
     ) -> Result<Option<crate::direct_ramp::QuotePaymentRequest>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -828,7 +830,7 @@ impl DirectRampMutation {
     ) -> Result<Option<crate::direct_ramp::accounts::VirtualBankAccount>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
