@@ -129,3 +129,38 @@ test("Jest runs the same four examples", () => {
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /Tests:\s+4 passed, 4 total/, r.out);
 });
+
+// The fake in a browser page: an esbuild bundle of a page script (the package resolved by
+// name, its CommonJS bundle and embedded .wasm included) in headless Chromium, from file://
+// (no server, no network): an observed query answered, an unobserved field refused, a queued
+// drop rejecting the fetch.
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM && "no Chromium" }, () => {
+  write("page/entry.mjs", `import { createFakeService } from "settlement-wasm-testing";
+(async () => {
+  const out = [];
+  try {
+    const fake = createFakeService();
+    const post = (query) => fake.fetch(fake.baseUrl + "/service/bot/graphql", {
+      method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + fake.keys.agent },
+      body: JSON.stringify({ query }),
+    }).then((r) => r.json());
+    out.push((await post("{ profile { id } }")).data.profile.id);
+    out.push((await post("{ profile { totp { enabled } } }")).errors[0].extensions.code);
+    fake.control.failNext({ drop: true });
+    out.push(await post("{ profile { id } }").then(() => "answered", (e) => e.name));
+  } catch (e) {
+    out.push("ERROR " + e);
+  }
+  document.body.textContent = "RESULT " + JSON.stringify(out);
+})();
+`);
+  write("page/index.html", `<!doctype html><html><body>pending<script type="module" src="bundle.js"></script></body></html>`);
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "esbuild"), ["page/entry.mjs", "--bundle", "--format=esm",
+    "--platform=browser", "--outfile=page/bundle.js", "--log-level=warning"], { cwd: WORK });
+  const r = spawnSync(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+    "--virtual-time-budget=20000", "--dump-dom", `file://${path.join(WORK, "page", "index.html")}`], { encoding: "utf8", timeout: 120_000 });
+  const m = /RESULT (\[.*?\])/.exec(r.stdout);
+  assert.ok(m, r.stdout + r.stderr);
+  assert.deepEqual(JSON.parse(m[1].replaceAll("&quot;", '"')), ["agent-1", "GRAPHQL_VALIDATION_FAILED", "TypeError"]);
+});
