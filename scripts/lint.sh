@@ -18,6 +18,8 @@ check "clippy (native, server feature)" cargo clippy --quiet -p settlement-wasm 
 check "clippy (wasm32, library)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown -- -D warnings
 check "clippy (wasm32, npm feature)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown --features npm -- -D warnings
 check "clippy (wasm32, server feature)" cargo clippy --quiet -p settlement-wasm --lib --target wasm32-unknown-unknown --features server -- -D warnings
+# The sandbox's core as the testing package builds it (wasm32, no HTTP server, the fake's binding).
+check "clippy (wasm32, sandbox core with the fake)" cargo clippy --quiet -p settlement-sandbox --lib --target wasm32-unknown-unknown --no-default-features --features fake -- -D warnings
 # The wasm suites read the sandbox's URL and keys at compile time: placeholders here.
 check "clippy (wasm32, test suites)" env SANDBOX_URL=http://127.0.0.1:9 AGENT_KEY=SBX-SECK_lint \
   AGENT2_KEY=SBX-SECK_lint AGENT3_KEY=SBX-SECK_lint MERCHANT_PUBLIC_KEY=SBX-PUBK_lint \

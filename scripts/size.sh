@@ -23,3 +23,9 @@ if [ "$total" -gt "$budget" ]; then
   if [ "$enforce" = 1 ]; then echo "size: OVER BUDGET" >&2; exit 1; fi
   echo "size: over the budget (not enforced: an unoptimised build)"
 fi
+# The second package, settlement-wasm-testing (the in-process fake, scripts/build-testing-pkg.sh):
+# listed apart, outside the budget; none of it is in pkg/.
+if [ -f pkg-testing/index.mjs ]; then
+  echo "== settlement-wasm-testing (a separate package; not in the browser build)"
+  for f in pkg-testing/index.mjs pkg-testing/index.cjs; do row "$f"; done
+fi

@@ -387,6 +387,8 @@ pub struct Store {
     /// The merchant's payment requests and transfers (one lock: `confirmTransaction` changes
     /// both).
     merchant: Mutex<MerchantState>,
+    /// Where every rule reads "now" (new orders, quote expiry, withdrawal dates).
+    pub clock: crate::clock::Clock,
 }
 
 /// Masks a key for display: prefix up to and including `PUBK_`/`SECK_`, then stars, then the
@@ -1035,8 +1037,15 @@ fn seeded_agent_state(i: usize) -> AgentState {
 }
 
 impl Store {
+    /// The seeded data on the system's clock (the HTTP server's).
     pub fn seeded() -> Store {
+        Store::seeded_with_clock(crate::clock::Clock::System)
+    }
+
+    /// The seeded data on `clock` (the in-process fake's is moved by hand).
+    pub fn seeded_with_clock(clock: crate::clock::Clock) -> Store {
         Store {
+            clock,
             agents: AGENT_KEYS
                 .iter()
                 .enumerate()

@@ -375,8 +375,8 @@ impl MerchantState {
 
     /// `withdrawOnchain`: a `pending` withdrawal of `amount_usd` (more than 0, at most
     /// `balance`, else `INSUFFICIENT_FUNDS`) to `address` on `network` (one of `networks`;
-    /// `CELO` when absent). An EVM address is `0x` and 40 hex digits. The sandbox does not
-    /// debit the seeded balance (other suites read it).
+    /// `CELO` when absent), created at `now_secs`. An EVM address is `0x` and 40 hex digits.
+    /// The sandbox does not debit the seeded balance (other suites read it).
     pub fn withdraw_onchain(
         &mut self,
         address: &str,
@@ -384,6 +384,7 @@ impl MerchantState {
         network: Option<&str>,
         networks: &[String],
         balance: &Decimal,
+        now_secs: i64,
     ) -> Result<OnchainWithdrawal, MutationError> {
         crate::mutations::check_decimal(amount_usd, "amountUsd")?;
         let network = network.unwrap_or("CELO");
@@ -437,7 +438,7 @@ impl MerchantState {
             txhash: None,
             txhash_url: None,
             fee: Decimal::text("0.00"),
-            created_at: crate::dates::format_datetime(crate::server::unix_now()),
+            created_at: crate::dates::format_datetime(now_secs),
             amount_usd: amount_usd.clone(),
         };
         self.withdrawals.push(w.clone());
@@ -731,7 +732,14 @@ mod tests {
         let networks = ["CELO".to_owned()];
         let balance = Decimal::text("1520.00");
         let mut w = |amount: &str| {
-            s.withdraw_onchain(&address, &Decimal::text(amount), None, &networks, &balance)
+            s.withdraw_onchain(
+                &address,
+                &Decimal::text(amount),
+                None,
+                &networks,
+                &balance,
+                0,
+            )
         };
         for below in ["0", "0.01", "9.99"] {
             assert_eq!(w(below).unwrap_err().code, BAD_USER_INPUT, "{below}");

@@ -421,7 +421,7 @@ impl MerchantQuery {
             payment_method_type,
             country,
         };
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -439,7 +439,7 @@ impl MerchantQuery {
     ) -> Result<crate::direct_ramp::RampQuote> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -657,6 +657,7 @@ impl MerchantMutation {
             .account_balance
             .clone()
             .unwrap_or_else(|| Decimal::text("0.00"));
+        let now = store.clock.now_secs();
         store
             .merchant()
             .withdraw_onchain(
@@ -665,6 +666,7 @@ impl MerchantMutation {
                 network.as_deref(),
                 &networks,
                 &balance,
+                now,
             )
             .map(Some)
             .map_err(mutation_error)
@@ -766,7 +768,7 @@ impl DirectRampMutation {
             phone_number,
             bank_account_number,
         };
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -786,7 +788,7 @@ impl DirectRampMutation {
     ) -> Result<Option<crate::direct_ramp::QuotePaymentRequest>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -844,7 +846,7 @@ impl DirectRampMutation {
     ) -> Result<Option<crate::direct_ramp::accounts::VirtualBankAccount>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp

@@ -1,0 +1,166 @@
+// The npm README's "Testing your app" examples, as written, under Vitest and Jest, against the
+// testing package only (settlement-wasm-testing: no sandbox process, no network): both packed
+// tarballs (pkg/ and pkg-testing/) installed by name into testing/work/, the examples' code
+// blocks extracted from the packed README into test files, and the one component they name
+// (OrderList) given. Tools: tests/consumers/testing/package.json (Vitest, Jest with @swc/jest,
+// jsdom, React, Testing Library). Run: node --test tests/consumers/testing.test.mjs
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "../..");
+const APP = path.join(HERE, "testing");
+const WORK = path.join(APP, "work");
+const BIN = path.join(APP, "node_modules", ".bin");
+
+function write(file, text) {
+  const p = path.join(WORK, file);
+  mkdirSync(path.dirname(p), { recursive: true });
+  writeFileSync(p, text);
+}
+
+/** Packs `dir` and extracts it into work/node_modules/`name`. */
+function install(dir, name) {
+  const out = path.join(ROOT, "target", "npm-testing");
+  mkdirSync(out, { recursive: true });
+  const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: path.join(ROOT, dir), encoding: "utf8" })
+    .trim().split("\n").pop();
+  const dest = path.join(WORK, "node_modules", name);
+  mkdirSync(dest, { recursive: true });
+  execFileSync("tar", ["-xzf", path.join(out, tgz), "-C", dest, "--strip-components=1"]);
+}
+
+/** The "Testing your app" section's code blocks of the packed README: [language, code]. */
+function examples() {
+  const readme = readFileSync(path.join(WORK, "node_modules", "settlement-wasm", "README.md"), "utf8");
+  const start = readme.indexOf("## Testing your app");
+  assert.ok(start >= 0, "the README has a Testing your app section");
+  const end = readme.indexOf("\n## ", start + 5);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  return [...section.matchAll(/```(tsx|ts)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]);
+}
+
+const ORDER_LIST = `import { useEffect, useState } from "react";
+import type { BotClient, P2PPayment } from "settlement-wasm";
+
+/** The app's component the README's example tests: the agent's pending orders. */
+export function OrderList({ bot }: { bot: BotClient }) {
+  const [orders, setOrders] = useState<P2PPayment[]>([]);
+  useEffect(() => {
+    bot.orderHistory({ page: 1, filter: { status: "pending" } }).then((page) => setOrders(page.data));
+  }, [bot]);
+  return <ul>{orders.map((o) => <li key={o.id}>{o.id}</li>)}</ul>;
+}
+`;
+
+// Jest's jsdom environment has no fetch, Request, Response or Headers (jsdom has none): the
+// environment every Jest + jsdom app of a fetch client uses gives them Node's.
+const JEST_JSDOM_ENV = `const { TestEnvironment } = require("jest-environment-jsdom");
+module.exports = class extends TestEnvironment {
+  constructor(...args) {
+    super(...args);
+    for (const name of ["fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "TextEncoder", "TextDecoder", "structuredClone"]) {
+      this.global[name] = globalThis[name];
+    }
+  }
+};
+`;
+
+// The examples import from "vitest"; under Jest that name is Jest's own API (vi = jest).
+const JEST_VITEST_SHIM = `const globals = require("@jest/globals");
+module.exports = { test: globals.test, expect: globals.expect, describe: globals.describe, vi: globals.jest };
+`;
+
+before(() => {
+  assert.ok(existsSync(path.join(BIN, "vitest")), "run npm install in tests/consumers/testing first");
+  assert.ok(existsSync(path.join(ROOT, "pkg", "package.json")) && existsSync(path.join(ROOT, "pkg-testing", "package.json")),
+    "build pkg/ and pkg-testing/ first (make pkg)");
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(WORK, { recursive: true });
+  writeFileSync(path.join(WORK, "package.json"), JSON.stringify({ name: "testing-app", private: true, type: "module" }));
+  install("pkg", "settlement-wasm");
+  install("pkg-testing", "settlement-wasm-testing");
+  const blocks = examples();
+  assert.equal(blocks.length, 4, "four examples");
+  blocks.forEach(([lang, code], i) => write(`src/example${i + 1}.test.${lang}`, code));
+  write("src/OrderList.tsx", ORDER_LIST);
+  write("tsconfig.json", JSON.stringify({ compilerOptions: { jsx: "react-jsx", module: "esnext", moduleResolution: "bundler", target: "es2022", strict: false } }));
+  write("vitest.config.mjs", `export default {
+  esbuild: { jsx: "automatic" },
+  test: {
+    projects: [
+      { extends: true, test: { name: "dom", environment: "jsdom", include: ["src/**/*.test.tsx"] } },
+      { extends: true, test: { name: "node", environment: "node", include: ["src/**/*.test.ts"] } },
+    ],
+  },
+};
+`);
+  write("jest-jsdom-env.cjs", JEST_JSDOM_ENV);
+  write("vitest-shim.cjs", JEST_VITEST_SHIM);
+  const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript", tsx: true }, transform: { react: { runtime: "automatic" } }, target: "es2022" }, module: { type: "commonjs" } }];
+  const common = { transform: { "^.+\\.(t|j)sx?$": swc }, moduleNameMapper: { "^vitest$": "<rootDir>/vitest-shim.cjs" }, rootDir: WORK };
+  write("jest.config.cjs", `module.exports = ${JSON.stringify({
+    projects: [
+      { ...common, displayName: "dom", testEnvironment: "<rootDir>/jest-jsdom-env.cjs", testMatch: ["<rootDir>/src/**/*.test.tsx"] },
+      { ...common, displayName: "node", testEnvironment: "node", testMatch: ["<rootDir>/src/**/*.test.ts"] },
+    ],
+  }, null, 2)};\n`);
+});
+
+function run(cmd, args) {
+  const r = spawnSync(path.join(BIN, cmd), args, {
+    cwd: WORK, encoding: "utf8", timeout: 300_000, env: { ...process.env, NO_COLOR: "1", CI: "1" },
+  });
+  return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+test("Vitest runs the four examples (jsdom for the component, node for the rest)", () => {
+  const r = run("vitest", ["run", "--reporter=verbose"]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /Tests\s+4 passed/, r.out);
+});
+
+test("Jest runs the same four examples", () => {
+  const r = run("jest", ["--ci", "--colors=false"]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /Tests:\s+4 passed, 4 total/, r.out);
+});
+
+// The fake in a browser page: an esbuild bundle of a page script (the package resolved by
+// name, its CommonJS bundle and embedded .wasm included) in headless Chromium, from file://
+// (no server, no network): an observed query answered, an unobserved field refused, a queued
+// drop rejecting the fetch.
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM && "no Chromium" }, () => {
+  write("page/entry.mjs", `import { createFakeService } from "settlement-wasm-testing";
+(async () => {
+  const out = [];
+  try {
+    const fake = createFakeService();
+    const post = (query) => fake.fetch(fake.baseUrl + "/service/bot/graphql", {
+      method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + fake.keys.agent },
+      body: JSON.stringify({ query }),
+    }).then((r) => r.json());
+    out.push((await post("{ profile { id } }")).data.profile.id);
+    out.push((await post("{ profile { totp { enabled } } }")).errors[0].extensions.code);
+    fake.control.failNext({ drop: true });
+    out.push(await post("{ profile { id } }").then(() => "answered", (e) => e.name));
+  } catch (e) {
+    out.push("ERROR " + e);
+  }
+  document.body.textContent = "RESULT " + JSON.stringify(out);
+})();
+`);
+  write("page/index.html", `<!doctype html><html><body>pending<script type="module" src="bundle.js"></script></body></html>`);
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "esbuild"), ["page/entry.mjs", "--bundle", "--format=esm",
+    "--platform=browser", "--outfile=page/bundle.js", "--log-level=warning"], { cwd: WORK });
+  const r = spawnSync(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+    "--virtual-time-budget=20000", "--dump-dom", `file://${path.join(WORK, "page", "index.html")}`], { encoding: "utf8", timeout: 120_000 });
+  const m = /RESULT (\[.*?\])/.exec(r.stdout);
+  assert.ok(m, r.stdout + r.stderr);
+  assert.deepEqual(JSON.parse(m[1].replaceAll("&quot;", '"')), ["agent-1", "GRAPHQL_VALIDATION_FAILED", "TypeError"]);
+});
