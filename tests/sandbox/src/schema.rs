@@ -627,7 +627,8 @@ impl MerchantMutation {
             .initiate_hosted_payment(&h)
             .map_err(mutation_error)?;
         // The agent order that carries it (agent 1's queue); the request follows its status.
-        store.create_hosted_order(&p, crate::server::unix_now());
+        let now = store.clock.now_secs();
+        store.create_hosted_order(&p, now);
         Ok(Some(with_hosted_link(&p, &config.base_url)))
     }
 
