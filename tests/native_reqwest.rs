@@ -189,12 +189,12 @@ async fn a_signal_cancels_the_request_in_flight() {
     sb.shutdown().await;
 }
 
+/// One webhook delivery as received: its headers and its body.
+type Delivery = (Vec<(String, String)>, Vec<u8>);
+
 /// A webhook receiver on 127.0.0.1 (plain `std::net`, one thread): answers every POST 200 and
-/// hands over each delivery's headers and body. Its URL, and the deliveries.
-fn webhook_receiver() -> (
-    String,
-    std::sync::mpsc::Receiver<(Vec<(String, String)>, Vec<u8>)>,
-) {
+/// hands over each delivery. Its URL, and the deliveries.
+fn webhook_receiver() -> (String, std::sync::mpsc::Receiver<Delivery>) {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     let url = format!("http://{}/webhooks", listener.local_addr().unwrap());
