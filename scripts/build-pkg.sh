@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Build the npm package into pkg/: two wasm32 release builds (the browser's with
-# `--features npm`, the server entries' with `--features server`, which adds the server-only
-# exports) -> wasm-bindgen (`--target web`, both) -> wasm-opt (npm binaryen) -> the TypeScript shell (pkg-template/src/): type-checked and its
-# declarations emitted by tsc, bundled with the glue by esbuild -> package files -> sizes.
+# Build the npm package into pkg/: four wasm32 release builds (the browser entries': the root's
+# with `--features npm`, the bot entry's with `npm-bot`, the merchant entry's with
+# `npm-merchant`; the server entries' with `--features server`, which adds the server-only
+# exports) -> wasm-bindgen (`--target web`, each) -> wasm-opt (npm binaryen) -> the TypeScript
+# shell (pkg-template/src/): type-checked and its declarations emitted by tsc, each browser
+# entry bundled with its own build's glue by esbuild -> package files -> sizes.
 # Usage: scripts/build-pkg.sh [--dev]   (--dev: no wasm-opt and no minification, for quick
 # iterations; the sizes are printed, the budget is not enforced)
 set -euo pipefail
@@ -15,8 +17,8 @@ name=settlement_wasm
 wasm_in="target/wasm32-unknown-unknown/release/$name.wasm"
 wasm_opt="node_modules/.bin/wasm-opt"
 esbuild=node_modules/.bin/esbuild
-# Where the TypeScript shell imports the browser glue from (git-ignored), and where tsc writes
-# the shell's declarations.
+# Where the TypeScript shell imports the browser glue from (git-ignored; each browser entry's
+# glue is staged there in turn, the root's last), and where tsc writes the shell's declarations.
 glue=pkg-template/src/glue
 # The server build's glue and .wasm, where the server entries (node.ts, edge.ts) import them.
 glue_server=pkg-template/src/glue-server
@@ -39,37 +41,90 @@ registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
 remap=""
 for d in "$registry"/*/; do [ -d "$d" ] && remap="$remap --remap-path-prefix=$d="; done
 # The server-only code (feature `server`: the proxy's checks, secret-key operations) never
-# enters the browser build: two builds of the cdylib, each copied to its own path before the
-# next one overwrites target/.../$name.wasm.
+# enters a browser build, and each per-client entry's build has only its client's code: four
+# builds of the cdylib, each copied to its own path before the next one overwrites
+# target/.../$name.wasm.
 wasm_browser=target/pkg-wasm/browser/$name.wasm
+wasm_bot=target/pkg-wasm/bot/$name.wasm
+wasm_merchant=target/pkg-wasm/merchant/$name.wasm
 wasm_server=target/pkg-wasm/server/$name.wasm
-mkdir -p "$(dirname "$wasm_browser")" "$(dirname "$wasm_server")"
 build_cdylib() { # build_cdylib FEATURE OUT
+  mkdir -p "$(dirname "$2")"
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
     cargo rustc --quiet --lib --target wasm32-unknown-unknown --release --features "$1" --crate-type cdylib
   cp "$wasm_in" "$2"
 }
 build_cdylib npm "$wasm_browser"
+build_cdylib npm-bot "$wasm_bot"
+build_cdylib npm-merchant "$wasm_merchant"
 build_cdylib server "$wasm_server"
 
 rm -rf pkg "$glue" "$glue_server" "$types"
-mkdir -p pkg/web pkg/node pkg/edge "$glue" "$glue_server"
-# The browser glue goes where the shell imports it (esbuild bundles it into index.js); its
-# .wasm into pkg/web/. The server build's glue goes where the server entries import it (each
-# bundles it); its .wasm into pkg/edge/ (the edge entry imports it as a module; the Node entry
-# embeds its bytes). Both glues are `--target web`: loading the .wasm is the entries' part, and
-# none reads a file at run time.
-wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$wasm_browser"
-mv "$glue/${name}_bg.wasm" pkg/web/
-rm -f "$glue/${name}_bg.wasm.d.ts"
+mkdir -p pkg/web pkg/node pkg/edge pkg/bot pkg/merchant "$glue_server"
+# Each browser entry's glue goes where the shell imports it (esbuild bundles it into the
+# entry's file: index.js, bot.js, merchant.js), staged in turn; its .wasm into pkg/web/. The
+# server build's glue goes where the server entries import it (each bundles it); its .wasm
+# into pkg/edge/ (the edge entry imports it as a module; the Node entry embeds its bytes). All
+# glues are `--target web`: loading the .wasm is the entries' part, and none reads a file at
+# run time.
 wasm-bindgen --target web --encode-into always --out-dir "$glue_server" --out-name "$name" "$wasm_server"
 mv "$glue_server/${name}_bg.wasm" pkg/edge/
 rm -f "$glue_server/${name}_bg.wasm.d.ts"
 
+# stage_glue WASM FILE: the glue of the browser build WASM, staged at $glue; its .wasm moved to
+# pkg/web/FILE, and the glue's URL of it pointed there (from the bundled entry at pkg/). A copy
+# of that .wasm, with its function names (wasm-opt strips them), stays beside WASM as
+# named_bg.wasm for the size breakdown (scripts/size.sh).
+stage_glue() {
+  rm -rf "$glue"
+  mkdir -p "$glue"
+  wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$1"
+  cp "$glue/${name}_bg.wasm" "$(dirname "$1")/named_bg.wasm"
+  mv "$glue/${name}_bg.wasm" "pkg/web/$2"
+  rm -f "$glue/${name}_bg.wasm.d.ts"
+  # JavaScript snippets (`#[wasm_bindgen(module = ...)]`, e.g. src/transport/send.js, the Rust
+  # API's transport): the npm build's glue must not need one (the shell does the I/O), and one
+  # nothing requires is not shipped.
+  if grep -q "from './snippets/\|from \"./snippets/" "$glue/$name.js"; then
+    echo "build-pkg: the npm build's glue imports a JavaScript snippet (the TypeScript shell does the I/O)" >&2
+    exit 1
+  fi
+  rm -rf "$glue/snippets"
+  # The glue's `new URL("settlement_wasm_bg.wasm", import.meta.url)`, relative to the bundled
+  # entry: the .wasm's place in the package, a form bundlers (Vite, webpack, esbuild)
+  # recognise. (esbuild leaves the URL as written; wasm-bindgen can only omit it.)
+  grep -q "new URL('${name}_bg.wasm', import.meta.url)" "$glue/$name.js" \
+    || { echo "build-pkg: the glue's .wasm URL is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
+  sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/$2', import.meta.url)|" "$glue/$name.js"
+  initsync_check "$glue/$name.js"
+}
+
+# initSync's `module instanceof WebAssembly.Module` fails for a module compiled in another
+# realm (Next.js edge routes run in a vm context): the glues check the module's tag instead
+# (a spoofed tag then fails in `new WebAssembly.Instance`, which checks the real brand).
+# Hand-written: wasm-bindgen has no option for it; one line in each glue.
+initsync_check() { # initsync_check GLUE.js
+  grep -q "if (!(module instanceof WebAssembly.Module)) {" "$1" \
+    || { echo "build-pkg: the glue's initSync module check is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
+  sed -i "s|if (!(module instanceof WebAssembly.Module)) {|if (Object.prototype.toString.call(module) !== '[object WebAssembly.Module]') {|" "$1"
+}
+
+minify=(); [ "$opt" = 1 ] && minify=(--minify)
+# The per-client browser entries (bot.js, merchant.js), each bundled with its own build's glue
+# (esbuild fails if an entry imports a wasm export its build lacks). The root's glue is staged
+# last: tsc type-checks the shell against it, and index.js is bundled below.
+for entry in bot merchant; do
+  [ "$entry" = bot ] && w="$wasm_bot" || w="$wasm_merchant"
+  stage_glue "$w" "${entry}_bg.wasm"
+  "$esbuild" "pkg-template/src/$entry.ts" --bundle --format=esm "${minify[@]}" --log-level=warning \
+    --external:./wasm-load-error.js --outfile="pkg/$entry.js"
+done
+stage_glue "$wasm_browser" "${name}_bg.wasm"
+
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 if [ "$opt" = 1 ]; then
-  for w in pkg/web/${name}_bg.wasm pkg/edge/${name}_bg.wasm; do
+  for w in pkg/web/*.wasm pkg/edge/${name}_bg.wasm; do
     # --strip-target-features: that custom section is for linkers, not engines.
     "$wasm_opt" -Os --flatten --rereloop -Os --converge "${features[@]}" \
       --strip-debug --strip-producers --strip-target-features "$w" -o "$w.opt"
@@ -79,31 +134,13 @@ fi
 # The Node entry embeds the optimised server .wasm (esbuild's binary loader, from here).
 cp pkg/edge/${name}_bg.wasm "$glue_server/"
 
-# JavaScript snippets (`#[wasm_bindgen(module = ...)]`, e.g. src/transport/send.js, the Rust
-# API's transport): the npm build's glue must not need one (the shell does the I/O), and one
-# nothing requires is not shipped.
-if grep -q "from './snippets/\|from \"./snippets/" "$glue/$name.js" "$glue_server/$name.js"; then
+# The server glue: no snippet either, and the same initSync check.
+if grep -q "from './snippets/\|from \"./snippets/" "$glue_server/$name.js"; then
   echo "build-pkg: the npm build's glue imports a JavaScript snippet (the TypeScript shell does the I/O)" >&2
   exit 1
 fi
-rm -rf "$glue/snippets" "$glue_server/snippets"
-
-# The glue's `new URL("settlement_wasm_bg.wasm", import.meta.url)`, relative to index.js once
-# bundled: the .wasm's place in the package, a form bundlers (Vite, webpack, esbuild)
-# recognise. (esbuild leaves the URL as written; wasm-bindgen can only omit it.)
-grep -q "new URL('${name}_bg.wasm', import.meta.url)" "$glue/$name.js" \
-  || { echo "build-pkg: the glue's .wasm URL is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
-sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/${name}_bg.wasm', import.meta.url)|" "$glue/$name.js"
-
-# initSync's `module instanceof WebAssembly.Module` fails for a module compiled in another
-# realm (Next.js edge routes run in a vm context): the glues check the module's tag instead
-# (a spoofed tag then fails in `new WebAssembly.Instance`, which checks the real brand).
-# Hand-written: wasm-bindgen has no option for it; one line in each glue.
-for g in "$glue/$name.js" "$glue_server/$name.js"; do
-  grep -q "if (!(module instanceof WebAssembly.Module)) {" "$g" \
-    || { echo "build-pkg: the glue's initSync module check is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
-  sed -i "s|if (!(module instanceof WebAssembly.Module)) {|if (Object.prototype.toString.call(module) !== '[object WebAssembly.Module]') {|" "$g"
-done
+rm -rf "$glue_server/snippets"
+initsync_check "$glue_server/$name.js"
 # The server entries instantiate the server build again after a trap (a fresh instance, its
 # own copy of the glue's state): the glue as a factory, `createGlue()` (scripts/glue-factory.mjs).
 node scripts/glue-factory.mjs "$glue_server/$name.js" "$glue_server/factory.js" "$glue_server/factory.d.ts"
@@ -114,7 +151,8 @@ awk '/^export type InitInput = /{exit} {print}' "$glue_server/$name.d.ts" >pkg/n
 # The package's own files. The version comes from Cargo.toml so the two never disagree.
 # wasm-bindgen writes a .gitignore and package.json into each out-dir that npm would honour.
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
-cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg-template/node.d.ts pkg/
+cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg-template/node.d.ts \
+  pkg-template/bot.d.ts pkg-template/merchant.d.ts pkg-template/merchant-node.d.ts pkg/
 cp pkg-template/node/package.json pkg/node/
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" pkg/package.json
 cp LICENSE* pkg/ 2>/dev/null || true
@@ -151,7 +189,6 @@ REPOSITORY="$repository" node -e '
 # index.js and then the .wasm (one request and one round trip fewer than entry -> glue, and one
 # gzip stream). wasm-load-error.js, the diagnosis of a failed load, stays a separate file that
 # index.js imports only after a failure.
-minify=(); [ "$opt" = 1 ] && minify=(--minify)
 "$esbuild" pkg-template/src/index.ts --bundle --format=esm "${minify[@]}" --log-level=warning \
   --external:./wasm-load-error.js --outfile=pkg/index.js
 "$esbuild" pkg-template/src/wasm-load-error.ts --format=esm "${minify[@]}" --log-level=warning \
@@ -182,5 +219,9 @@ node -e '
 # instantiated on import.
 "$esbuild" pkg-template/src/edge.ts --bundle --format=esm --platform=neutral --log-level=warning \
   "--external:./${name}_bg.wasm?module" --outfile=pkg/edge/index.js
+
+# The per-client entries in the server runtimes: their browser bundle's exports, from the
+# server entries (pkg/bot/, pkg/merchant/; see scripts/client-entries.mjs).
+node scripts/client-entries.mjs pkg
 
 if [ "$opt" = 1 ]; then scripts/size.sh; else scripts/size.sh --no-budget; fi

@@ -53,7 +53,7 @@ pub enum Code {
     /// A webhook delivery's body went over the receiver's `maxBodyBytes` (HTTP 413); the rest
     /// was not read. Not in the browser build, which has no webhook receiver (so its size is
     /// unchanged); the package's shared declarations have it (from the server build).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     TooLarge,
 }
 
@@ -75,7 +75,7 @@ impl Code {
             Code::SecretKeyInBrowser => "secret_key_in_browser",
             Code::WasmLoad => "wasm_load",
             Code::Internal => "internal",
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Code::TooLarge => "too_large",
         }
     }
@@ -428,7 +428,7 @@ mod tests {
             Code::SecretKeyInBrowser,
             Code::WasmLoad,
             Code::Internal,
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Code::TooLarge,
         ];
         let decl = <Code as Tsify>::DECL;
@@ -470,7 +470,7 @@ mod tests {
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
             (Code::WasmLoad, "wasm_load"),
             (Code::Internal, "internal"),
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             (Code::TooLarge, "too_large"),
         ];
         for (c, s) in all {

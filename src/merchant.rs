@@ -28,7 +28,7 @@ use crate::types::{
 };
 
 /// The `initiateHostedPayment` argument values (by name) and call options.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn hosted_payment_values(
     a: crate::types::InitiateHostedPaymentArgs,
 ) -> (Arguments, FieldOptions) {
@@ -132,7 +132,7 @@ impl MerchantClient<crate::transport::DefaultTransport> {
 
 impl<T: Transport> MerchantClient<T> {
     /// The shared client (what an iteration keeps).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     fn shared(&self) -> Arc<Client<T>> {
         Arc::clone(&self.client)
     }
@@ -253,7 +253,7 @@ impl<T: Transport> MerchantClient<T> {
     /// never retried: after `outcome_unknown`, read it back with
     /// [`MerchantClient::payment_request`] by `args.reference`, the idempotency key, instead
     /// of creating a second one.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub async fn initiate_hosted_payment(
         &self,
         args: crate::types::InitiateHostedPaymentArgs,
@@ -269,7 +269,7 @@ impl<T: Transport> MerchantClient<T> {
 
     /// Cancels a hosted payment (`created` or `picked_up` → `canceled`) by its `id` (secret
     /// key). Sent once, never retried.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub async fn cancel_hosted_payment(
         &self,
         payment_request: &str,
@@ -290,7 +290,7 @@ impl<T: Transport> MerchantClient<T> {
     /// Sent once, never retried: after `outcome_unknown`, read the withdrawal back with
     /// [`MerchantClient::onchain_withdrawal`] when its `id` is known, and check the balance
     /// with [`MerchantClient::account`] before trying again.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub async fn withdraw_onchain(
         &self,
         args: crate::types::WithdrawOnchainArgs,
@@ -348,15 +348,15 @@ impl<T: Transport> MerchantClient<T> {
     }
 }
 
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 mod customers;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub use customers::Customers;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 mod events;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 mod ramp;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub use events::EventState;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

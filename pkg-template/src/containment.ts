@@ -4,12 +4,15 @@
 // the first trap seen replaces it with a fresh instance of the same module before the next
 // call, and retires the old one's objects (each use throws `Retired`, so a call that was
 // running in it ends with `internal` and nothing of it reaches the fresh instance). Clients
-// re-create their wasm state from their options (clients.ts); the proxy its policy (proxy.ts).
+// re-create their wasm state from their options (client.ts); the proxy its policy (proxy.ts).
 import { SettlementError } from "./errors.js";
 import { rebind, type Wasm } from "./wasm.js";
 
-/** A glue made by scripts/glue-factory.mjs: `retire` poisons its exports. */
-export type Retirable = Wasm & { retire(poison: object): void };
+/**
+ * A glue made by scripts/glue-factory.mjs from the server build (which has every function
+ * export): `retire` poisons its exports.
+ */
+export type Retirable = Wasm & Required<Pick<Wasm, "classifyKey">> & { retire(poison: object): void };
 
 /** Thrown by an object of a replaced instance. */
 class Retired extends Error {}

@@ -8,7 +8,7 @@ import { SettlementError } from "./errors.js";
 import { containment } from "./containment.js";
 import { bind, generation, wasm } from "./wasm.js";
 
-export { BotClient } from "./clients.js";
+export { BotClient } from "./bot-client.js";
 // The server's MerchantClient, with the secret-key operations.
 export { MerchantClient } from "./server.js";
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";
