@@ -139,11 +139,14 @@ describe("Deno", () => {
   });
 });
 
-describe("Cloudflare Workers", () => {
-  test("wrangler dev (workerd): the workerd entry, init() and both clients with the secret key", async () => {
-    const dir = app("workers", {
-      "wrangler.toml": `name = "settlement-consumer"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
-      "src/index.js": `import init, { BotClient, MerchantClient } from "settlement-wasm";
+/**
+ * A Workers script (`app` dir `dir`, worker `name`) that imports both clients with `imports`,
+ * calls each with the secret key, and answers their results: run under `wrangler dev`.
+ */
+async function checkWorkers(dir, name, imports) {
+  const root = app(dir, {
+    "wrangler.toml": `name = "${name}"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
+    "src/index.js": `${imports}
 
 export default {
   async fetch(request, env) {
@@ -156,16 +159,21 @@ export default {
   },
 };
 `,
-    });
-    const port = await freePort();
-    const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
-      "--var", `BASE_URL:${SANDBOX_URL}`, "--var", `AGENT_KEY:${AGENT_KEY}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
-    { cwd: dir, env: ENV, group: true });
-    try {
-      assert.deepEqual(await json(`http://127.0.0.1:${port}/`, server), SERVER_RESULT);
-    } finally {
-      await server.stop();
-    }
+  });
+  const port = await freePort();
+  const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
+    "--var", `BASE_URL:${SANDBOX_URL}`, "--var", `AGENT_KEY:${AGENT_KEY}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
+  { cwd: root, env: ENV, group: true });
+  try {
+    assert.deepEqual(await json(`http://127.0.0.1:${port}/`, server), SERVER_RESULT);
+  } finally {
+    await server.stop();
+  }
+}
+
+describe("Cloudflare Workers", () => {
+  test("wrangler dev (workerd): the workerd entry, init() and both clients with the secret key", async () => {
+    await checkWorkers("workers", "settlement-consumer", `import init, { BotClient, MerchantClient } from "settlement-wasm";`);
   });
 });
 
@@ -198,32 +206,8 @@ describe("the per-client entries in server runtimes", () => {
   });
 
   test("wrangler dev (workerd): settlement-wasm/bot and /merchant through their workerd condition", async () => {
-    const dir = app("workers-entries", {
-      "wrangler.toml": `name = "settlement-entries"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
-      "src/index.js": `import init, { BotClient } from "settlement-wasm/bot";
-import { MerchantClient } from "settlement-wasm/merchant";
-
-export default {
-  async fetch(request, env) {
-    await init();
-    const bot = new BotClient({ baseUrl: env.BASE_URL, apiKey: env.AGENT_KEY });
-    const profile = await bot.profile();
-    const merchant = new MerchantClient({ baseUrl: env.BASE_URL, apiKey: env.MERCHANT_SECRET_KEY });
-    const account = await merchant.account();
-    return Response.json({ email: profile.email, account: account.id });
-  },
-};
-`,
-    });
-    const port = await freePort();
-    const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
-      "--var", `BASE_URL:${SANDBOX_URL}`, "--var", `AGENT_KEY:${AGENT_KEY}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
-    { cwd: dir, env: ENV, group: true });
-    try {
-      assert.deepEqual(await json(`http://127.0.0.1:${port}/`, server), SERVER_RESULT);
-    } finally {
-      await server.stop();
-    }
+    await checkWorkers("workers-entries", "settlement-entries",
+      `import init, { BotClient } from "settlement-wasm/bot";\nimport { MerchantClient } from "settlement-wasm/merchant";`);
   });
 });
 
