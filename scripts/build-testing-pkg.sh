@@ -42,10 +42,11 @@ else
   cp "$wasm_out" "$glue/${name}_bg.wasm"
 fi
 
-# Type-check the shell (strict) and emit its declarations.
+# Type-check the shell (strict) and emit its declarations: the package's are service.ts's
+# (what both entries export; the entries' wiring is @internal, stripped).
 node_modules/.bin/tsc -p "$template/tsconfig.json"
-cp "$types/index.d.ts" "$out/index.d.ts"
-cp "$types/index.d.ts" "$out/index.d.cts"
+cp "$types/service.d.ts" "$out/index.d.ts"
+cp "$types/service.d.ts" "$out/index.d.cts"
 
 # One bundle (CommonJS, the .wasm embedded: esbuild's binary loader), and an ES module that
 # re-exports it by name (Node finds the names with its CommonJS lexer; bundlers, Vitest and
@@ -63,12 +64,21 @@ node -e '
   require("fs").writeFileSync("'"$out"'/index.mjs", src);
 '
 
+# workerd (the `workerd` condition), which compiles no WebAssembly from bytes: ESM importing the
+# .wasm beside it as a compiled module (`?module`, which wrangler understands). This ships the
+# .wasm a second time, as a file, since index.cjs embeds it.
+mkdir -p "$out/workerd"
+"$esbuild" "$template/src/workerd.ts" --bundle --format=esm --platform=neutral --target=es2022 \
+  "${minify[@]}" --log-level=warning "--external:./${name}_bg.wasm?module" \
+  --log-override:empty-import-meta=silent --outfile="$out/workerd/index.js"
+cp "$glue/${name}_bg.wasm" "$out/workerd/"
+
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 cp "$template/package.json" "$template/README.md" "$out/"
 cp LICENSE-MIT LICENSE-APACHE "$out/"
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" "$out/package.json"
 
 echo "== settlement-wasm-testing sizes"
-for f in "$glue/${name}_bg.wasm" "$out/index.mjs" "$out/index.cjs"; do
+for f in "$glue/${name}_bg.wasm" "$out/index.mjs" "$out/index.cjs" "$out/workerd/index.js"; do
   printf '%-50s %9d B raw %8d B gzip\n' "$f" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
 done

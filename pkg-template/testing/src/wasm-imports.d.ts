@@ -1,6 +1,6 @@
-// The .wasm imports of the server entries, as scripts/build-pkg.sh builds them: the Node
-// entry's bytes (esbuild's binary loader), the edge entry's compiled module (`?module`, left to
-// the consumer's bundler: wrangler, Next.js).
+// The .wasm imports of the entries, as scripts/build-testing-pkg.sh builds them: index.ts's
+// bytes (esbuild's binary loader), workerd.ts's compiled module (`?module`, left to the
+// consumer's bundler: wrangler).
 declare module "*.wasm" {
   const bytes: Uint8Array<ArrayBuffer>;
   export default bytes;
