@@ -26,14 +26,17 @@ const poison: object = new Proxy({}, {
  * The containment of the instance `first`: a function reading a foreign error thrown by the
  * glue (see wasm.ts `bind`). On a trap it makes a fresh glue and instance with `make`, binds
  * it, retires the trapped one, and returns the `internal` error of the call that trapped (no
- * stack, no value of the call in its message).
+ * stack, no value of the call in its message). `probe`, a call that needs the instance's stack
+ * and allocator, tells whether another foreign error left it broken too; without one (the
+ * browser entries, whose builds need not share an export for it) only a RuntimeError is a trap.
  */
-export function containment(first: Retirable, make: () => Retirable): (e: unknown) => SettlementError | undefined {
+export function containment(first: Retirable, make: () => Retirable, probe?: (glue: Retirable) => void):
+  (e: unknown) => SettlementError | undefined {
   let live = first;
-  // A build without `classifyKey` (the bot entry's) has no probe: only a RuntimeError counts.
   const healthy = (): boolean => {
+    if (!probe) return true;
     try {
-      live.classifyKey?.("SBX-PUBK_probe");
+      probe(live);
       return true;
     } catch {
       return false;

@@ -60,7 +60,7 @@ export function start(source: BufferSource | WebAssembly.Module, entry: string):
     const fresh = createGlue();
     fresh.initSync({ module });
     return fresh;
-  }));
+  }, (live) => live.classifyKey?.("SBX-PUBK_probe")));
   testHooks();
 }
 
