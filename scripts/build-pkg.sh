@@ -7,12 +7,19 @@
 # entry bundled with its own build's glue by esbuild -> package files -> sizes.
 # Usage: scripts/build-pkg.sh [--dev]   (--dev: no wasm-opt and no minification, for quick
 # iterations; the sizes are printed, the budget is not enforced)
+# With SETTLEMENT_WASM_TEST_HOOKS=1 the browser builds get the test hook (feature `test-hooks`:
+# `forceTrapForTests`, exposed by the browser entries as globalThis[Symbol.for("settlement-wasm.test")]),
+# for the browser tests of a trapped instance's replacement; such a pkg/ is never published.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 opt=1
 [ "${1:-}" = "--dev" ] && opt=0
+# Where the package goes: pkg/, or SETTLEMENT_PKG_OUT (the test-hook build's place,
+# target/pkg-hooks, for scripts/test-e2e.sh); the sizes are checked for pkg/ only.
+out="${SETTLEMENT_PKG_OUT:-pkg}"
+export OUT="$out"
 name=settlement_wasm
 wasm_in="target/wasm32-unknown-unknown/release/$name.wasm"
 wasm_opt="node_modules/.bin/wasm-opt"
@@ -54,13 +61,15 @@ build_cdylib() { # build_cdylib FEATURE OUT
     cargo rustc --quiet --lib --target wasm32-unknown-unknown --release --features "$1" --crate-type cdylib
   cp "$wasm_in" "$2"
 }
-build_cdylib npm "$wasm_browser"
-build_cdylib npm-bot "$wasm_bot"
-build_cdylib npm-merchant "$wasm_merchant"
+hooks=""; hooks_define=false
+[ "${SETTLEMENT_WASM_TEST_HOOKS:-}" = 1 ] && { hooks=",test-hooks"; hooks_define=true; }
+build_cdylib "npm$hooks" "$wasm_browser"
+build_cdylib "npm-bot$hooks" "$wasm_bot"
+build_cdylib "npm-merchant$hooks" "$wasm_merchant"
 build_cdylib server "$wasm_server"
 
-rm -rf pkg "$glue" "$glue_server" "$types"
-mkdir -p pkg/web pkg/node pkg/edge pkg/bot pkg/merchant "$glue_server"
+rm -rf "$out" "$glue" "$glue_server" "$types"
+mkdir -p $out/web $out/node $out/edge $out/bot $out/merchant "$glue_server"
 # Each browser entry's glue goes where the shell imports it (esbuild bundles it into the
 # entry's file: index.js, bot.js, merchant.js), staged in turn; its .wasm into pkg/web/. The
 # server build's glue goes where the server entries import it (each bundles it); its .wasm
@@ -68,7 +77,7 @@ mkdir -p pkg/web pkg/node pkg/edge pkg/bot pkg/merchant "$glue_server"
 # glues are `--target web`: loading the .wasm is the entries' part, and none reads a file at
 # run time.
 wasm-bindgen --target web --encode-into always --out-dir "$glue_server" --out-name "$name" "$wasm_server"
-mv "$glue_server/${name}_bg.wasm" pkg/edge/
+mv "$glue_server/${name}_bg.wasm" $out/edge/
 rm -f "$glue_server/${name}_bg.wasm.d.ts"
 
 # stage_glue WASM FILE: the glue of the browser build WASM, staged at $glue; its .wasm moved to
@@ -80,7 +89,7 @@ stage_glue() {
   mkdir -p "$glue"
   wasm-bindgen --target web --encode-into always --out-dir "$glue" --out-name "$name" "$1"
   cp "$glue/${name}_bg.wasm" "$(dirname "$1")/named_bg.wasm"
-  mv "$glue/${name}_bg.wasm" "pkg/web/$2"
+  mv "$glue/${name}_bg.wasm" "$out/web/$2"
   rm -f "$glue/${name}_bg.wasm.d.ts"
   # JavaScript snippets (`#[wasm_bindgen(module = ...)]`, e.g. src/transport/send.js, the Rust
   # API's transport): the npm build's glue must not need one (the shell does the I/O), and one
@@ -97,6 +106,9 @@ stage_glue() {
     || { echo "build-pkg: the glue's .wasm URL is not where expected (wasm-bindgen changed?)" >&2; exit 1; }
   sed -i "s|new URL('${name}_bg.wasm', import.meta.url)|new URL('./web/$2', import.meta.url)|" "$glue/$name.js"
   initsync_check "$glue/$name.js"
+  # The entry makes its instance, and after a trap a fresh one from the same compiled module,
+  # with the glue as a factory that keeps the async init (scripts/glue-factory.mjs --init).
+  node scripts/glue-factory.mjs "$glue/$name.js" "$glue/factory.js" "$glue/factory.d.ts" --init
 }
 
 # initSync's `module instanceof WebAssembly.Module` fails for a module compiled in another
@@ -110,6 +122,8 @@ initsync_check() { # initsync_check GLUE.js
 }
 
 minify=(); [ "$opt" = 1 ] && minify=(--minify)
+# Whether the browser entries expose the test hook (browser.ts); false folds it away.
+minify+=("--define:SETTLEMENT_WASM_TEST_HOOKS=$hooks_define")
 # The per-client browser entries (bot.js, merchant.js), each bundled with its own build's glue
 # (esbuild fails if an entry imports a wasm export its build lacks). The root's glue is staged
 # last: tsc type-checks the shell against it, and index.js is bundled below.
@@ -117,14 +131,14 @@ for entry in bot merchant; do
   [ "$entry" = bot ] && w="$wasm_bot" || w="$wasm_merchant"
   stage_glue "$w" "${entry}_bg.wasm"
   "$esbuild" "pkg-template/src/$entry.ts" --bundle --format=esm "${minify[@]}" --log-level=warning \
-    --external:./wasm-load-error.js --outfile="pkg/$entry.js"
+    --external:./wasm-load-error.js --outfile="$out/$entry.js"
 done
 stage_glue "$wasm_browser" "${name}_bg.wasm"
 
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 if [ "$opt" = 1 ]; then
-  for w in pkg/web/*.wasm pkg/edge/${name}_bg.wasm; do
+  for w in $out/web/*.wasm $out/edge/${name}_bg.wasm; do
     # --strip-target-features: that custom section is for linkers, not engines.
     "$wasm_opt" -Os --flatten --rereloop -Os --converge "${features[@]}" \
       --strip-debug --strip-producers --strip-target-features "$w" -o "$w.opt"
@@ -132,7 +146,7 @@ if [ "$opt" = 1 ]; then
   done
 fi
 # The Node entry embeds the optimised server .wasm (esbuild's binary loader, from here).
-cp pkg/edge/${name}_bg.wasm "$glue_server/"
+cp $out/edge/${name}_bg.wasm "$glue_server/"
 
 # The server glue: no snippet either, and the same initSync check.
 if grep -q "from './snippets/\|from \"./snippets/" "$glue_server/$name.js"; then
@@ -146,16 +160,16 @@ initsync_check "$glue_server/$name.js"
 node scripts/glue-factory.mjs "$glue_server/$name.js" "$glue_server/factory.js" "$glue_server/factory.d.ts"
 # The package's declarations of the derived types (node/settlement_wasm.d.ts; see
 # scripts/pkg-types.mjs): the server glue's, without wasm-bindgen's init section.
-awk '/^export type InitInput = /{exit} {print}' "$glue_server/$name.d.ts" >pkg/node/$name.d.ts
+awk '/^export type InitInput = /{exit} {print}' "$glue_server/$name.d.ts" >$out/node/$name.d.ts
 
 # The package's own files. The version comes from Cargo.toml so the two never disagree.
 # wasm-bindgen writes a .gitignore and package.json into each out-dir that npm would honour.
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 cp pkg-template/package.json pkg-template/README.md pkg-template/index.d.ts pkg-template/node.d.ts \
-  pkg-template/bot.d.ts pkg-template/merchant.d.ts pkg-template/merchant-node.d.ts pkg/
-cp pkg-template/node/package.json pkg/node/
-sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" pkg/package.json
-cp LICENSE* pkg/ 2>/dev/null || true
+  pkg-template/bot.d.ts pkg-template/merchant.d.ts pkg-template/merchant-node.d.ts $out/
+cp pkg-template/node/package.json $out/node/
+sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" $out/package.json
+cp LICENSE* $out/ 2>/dev/null || true
 
 # ---- step: the TypeScript shell ---------------------------------------------------------------
 # tsc --strict type-checks pkg-template/src/ against the staged glue and emits its declarations
@@ -165,13 +179,13 @@ node_modules/.bin/tsc -p pkg-template/tsconfig.json
 # ---- step: types and metadata (every consumer works out of the box) --------------------------
 # Declarations that pass `tsc --strict` without skipLibCheck or extra libs, ESM and CJS
 # (index.d.cts for `require`), the public API only: see scripts/pkg-types.mjs.
-node scripts/pkg-types.mjs pkg "$glue" "$types"
+node scripts/pkg-types.mjs "$out" "$glue" "$types"
 # `repository` and `homepage` come from Cargo.toml's `repository` (the one place to set it).
 repository="$(sed -n 's/^repository = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 [ -n "$repository" ] || { echo "build-pkg: Cargo.toml has no repository" >&2; exit 1; }
 REPOSITORY="$repository" node -e '
   const fs = require("fs");
-  const p = JSON.parse(fs.readFileSync("pkg/package.json", "utf8"));
+  const p = JSON.parse(fs.readFileSync(process.env.OUT + "/package.json", "utf8"));
   const out = {};
   for (const [k, v] of Object.entries(p)) {
     out[k] = v;
@@ -180,7 +194,7 @@ REPOSITORY="$repository" node -e '
       out.homepage = process.env.REPOSITORY + "#readme";
     }
   }
-  fs.writeFileSync("pkg/package.json", JSON.stringify(out, null, 2) + "\n");
+  fs.writeFileSync(process.env.OUT + "/package.json", JSON.stringify(out, null, 2) + "\n");
 '
 # ---- end of step: types and metadata ---------------------------------------------------------
 
@@ -190,27 +204,27 @@ REPOSITORY="$repository" node -e '
 # gzip stream). wasm-load-error.js, the diagnosis of a failed load, stays a separate file that
 # index.js imports only after a failure.
 "$esbuild" pkg-template/src/index.ts --bundle --format=esm "${minify[@]}" --log-level=warning \
-  --external:./wasm-load-error.js --outfile=pkg/index.js
+  --external:./wasm-load-error.js --outfile=$out/index.js
 "$esbuild" pkg-template/src/wasm-load-error.ts --format=esm "${minify[@]}" --log-level=warning \
-  --outfile=pkg/wasm-load-error.js
+  --outfile=$out/wasm-load-error.js
 # Node (also Bun and Deno, through the `node` condition): CommonJS, the server glue bundled in
 # and the server .wasm embedded (base64, esbuild's binary loader), instantiated on require: no
 # file is read at run time, so a bundled server (Next.js, webpack, Turbopack) needs no copy of
 # it. Readable. (import.meta.url, in the glue's default-path branch, is never reached.)
 "$esbuild" pkg-template/src/node.ts --bundle --format=cjs --platform=node --log-level=warning \
-  --target=node18 --loader:.wasm=binary --log-override:empty-import-meta=silent --outfile=pkg/node/index.cjs
+  --target=node18 --loader:.wasm=binary --log-override:empty-import-meta=silent --outfile=$out/node/index.cjs
 
 # Node ESM entry: re-export the CommonJS entry's names (one instance for import and require),
 # by name (`export { ... } from`): Node finds them with its CommonJS lexer, and bundlers and Bun,
 # which honour index.cjs's `__esModule` mark, take them from its exports object (a default
 # import would give them `exports.default`, the init function).
 node -e '
-  const m = require("./pkg/node/index.cjs");
+  const m = require(require("path").resolve(process.env.OUT, "node/index.cjs"));
   const names = Object.keys(m).filter((n) => n !== "default" && !n.startsWith("__")).sort();
   const src = "// Generated by scripts/build-pkg.sh: Node ESM entry, re-exporting index.cjs.\n" +
     "export { " + names.join(", ") + " } from \"./index.cjs\";\n" +
     "export { init as default } from \"./index.cjs\";\n";
-  require("fs").writeFileSync("pkg/node/index.mjs", src);
+  require("fs").writeFileSync(process.env.OUT + "/node/index.mjs", src);
 '
 
 # Edge runtimes (the `workerd` and `edge-light` conditions: Cloudflare Workers through wrangler,
@@ -218,10 +232,11 @@ node -e '
 # .wasm beside it as a compiled module (`?module`, which wrangler and Next.js both understand),
 # instantiated on import.
 "$esbuild" pkg-template/src/edge.ts --bundle --format=esm --platform=neutral --log-level=warning \
-  "--external:./${name}_bg.wasm?module" --outfile=pkg/edge/index.js
+  "--external:./${name}_bg.wasm?module" --outfile=$out/edge/index.js
 
 # The per-client entries in the server runtimes: their browser bundle's exports, from the
 # server entries (pkg/bot/, pkg/merchant/; see scripts/client-entries.mjs).
-node scripts/client-entries.mjs pkg
+node scripts/client-entries.mjs "$out"
 
-if [ "$opt" = 1 ]; then scripts/size.sh; else scripts/size.sh --no-budget; fi
+if [ "$out" != pkg ]; then echo "build-pkg: built into $out (sizes are checked for pkg/ only)"
+elif [ "$opt" = 1 ]; then scripts/size.sh; else scripts/size.sh --no-budget; fi

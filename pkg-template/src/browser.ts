@@ -4,9 +4,16 @@
 // No top-level await: nothing is fetched until init() is called. The build bundles each entry
 // with the glue of its own wasm build (`--target web`; scripts/build-pkg.sh stages it at
 // ./glue/ before bundling that entry), so the same source loads each entry's .wasm.
-import * as glue from "./glue/settlement_wasm.js";
+import { createGlue } from "./glue/factory.js";
+import { containment, exposeTestHooks } from "./containment.js";
 import { SettlementError, invalid } from "./errors.js";
 import { bind } from "./wasm.js";
+
+/** Set by the build (esbuild `--define`): whether this is a test build with the test hook. */
+declare const SETTLEMENT_WASM_TEST_HOOKS: boolean;
+
+/** The entry's glue: the first instance's (see `finish` for the next ones). */
+const glue = createGlue();
 
 /** The instance type of the platform's global class `K` (DOM lib or @types/node); `never` where it has none. */
 type PlatformInstance<K extends string> =
@@ -46,9 +53,17 @@ export function entry(wasmFile: string, classes: { [name: string]: Function }): 
 /**
  * After instantiation: binds the glue's exports (this entry's build has only its clients'
  * parts: the glue of each entry's build exports exactly them) and registers the error class.
+ * After a trap (containment.ts) a fresh copy of the glue is instantiated synchronously from the
+ * module compiled by init() or initSync() (nothing is fetched again) and replaces it.
  */
 function finish(): void {
-  bind(glue);
+  const module = glue.module();
+  bind(glue, containment(glue, () => {
+    const fresh = createGlue();
+    fresh.initSync({ module });
+    return fresh;
+  }));
+  if (typeof SETTLEMENT_WASM_TEST_HOOKS !== "undefined" && SETTLEMENT_WASM_TEST_HOOKS) exposeTestHooks();
 }
 
 /**

@@ -2,10 +2,11 @@
 // browser glue, after init() or initSync()) or server-entry.ts (the server glue, on import).
 // Both glues export the same names; only their loading differs.
 //
-// A trap (a WebAssembly.RuntimeError; in the server entries also the RangeError of a stack
-// overflow) ends its call with `internal`. The server entries also replace the instance then
-// (containment.ts, registered with `bind`): `generation` counts the replacements, and each
-// client re-creates its wasm state from its options when it changed (client.ts).
+// A trap (a WebAssembly.RuntimeError; also the RangeError of a stack overflow, where the
+// build has the probe) ends its call with `internal`, and every entry, browser and server,
+// replaces the instance then (containment.ts, registered with `bind`): `generation` counts the
+// replacements, and each client re-creates its wasm state from its options when it changed
+// (client.ts).
 import type * as Glue from "./glue/settlement_wasm.js";
 import { SettlementError } from "./errors.js";
 
