@@ -38,4 +38,4 @@ sandbox:
 	cargo run -p settlement-sandbox -- --port $${PORT:-8787} --ramp-port 0
 
 clean:
-	rm -rf pkg pkg-testing target tests/js/node_modules tests/consumers/node_modules tests/consumers/types-node-latest/node_modules tests/consumers/work
+	rm -rf pkg pkg-testing target tests/js/node_modules tests/consumers/node_modules tests/consumers/types-node-latest/node_modules tests/consumers/work tests/consumers/testing/node_modules tests/consumers/testing/work

@@ -51,10 +51,14 @@ for d in "$registry"/*/; do [ -d "$d" ] && remap="$remap --remap-path-prefix=$d=
 # enters a browser build, and each per-client entry's build has only its client's code: four
 # builds of the cdylib, each copied to its own path before the next one overwrites
 # target/.../$name.wasm.
-wasm_browser=target/pkg-wasm/browser/$name.wasm
-wasm_bot=target/pkg-wasm/bot/$name.wasm
-wasm_merchant=target/pkg-wasm/merchant/$name.wasm
-wasm_server=target/pkg-wasm/server/$name.wasm
+# The test-hook build stages its own copies, so `make size`'s breakdown (of the named builds
+# under target/pkg-wasm) always describes the published build.
+stage=target/pkg-wasm
+[ "${SETTLEMENT_WASM_TEST_HOOKS:-}" = 1 ] && stage=target/pkg-wasm-hooks
+wasm_browser=$stage/browser/$name.wasm
+wasm_bot=$stage/bot/$name.wasm
+wasm_merchant=$stage/merchant/$name.wasm
+wasm_server=$stage/server/$name.wasm
 build_cdylib() { # build_cdylib FEATURE OUT
   mkdir -p "$(dirname "$2")"
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }" \
