@@ -307,6 +307,31 @@ describe("Cloudflare Workers: the README's webhook script", () => {
   });
 });
 
+/**
+ * A Next.js client page that loads `entry`, calls `profile()` and `orderHistory()` with the
+ * agent key, and shows `email: N orders` (or the error's code and message) in `#out`.
+ */
+function clientPage(entry) {
+  return `"use client";
+import { useEffect, useState } from "react";
+import init, { BotClient } from "${entry}";
+
+export default function Page() {
+  const [text, setText] = useState("loading");
+  useEffect(() => {
+    (async () => {
+      await init();
+      const bot = new BotClient({ baseUrl: process.env.NEXT_PUBLIC_BASE_URL, apiKey: process.env.NEXT_PUBLIC_AGENT_KEY });
+      const profile = await bot.profile();
+      const page = await bot.orderHistory({ page: 1, perPage: 10 });
+      setText(\`\${profile.email}: \${page.data.length} orders\`);
+    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
+  }, []);
+  return <p id="out">{text}</p>;
+}
+`;
+}
+
 describe("Next.js", () => {
   let dir;
   let browser;
@@ -321,43 +346,9 @@ export default { turbopack: { root }, outputFileTracingRoot: root };
   return <html lang="en"><body>{children}</body></html>;
 }
 `,
-      "app/page.js": `"use client";
-import { useEffect, useState } from "react";
-import init, { BotClient } from "settlement-wasm";
-
-export default function Page() {
-  const [text, setText] = useState("loading");
-  useEffect(() => {
-    (async () => {
-      await init();
-      const bot = new BotClient({ baseUrl: process.env.NEXT_PUBLIC_BASE_URL, apiKey: process.env.NEXT_PUBLIC_AGENT_KEY });
-      const profile = await bot.profile();
-      const page = await bot.orderHistory({ page: 1, perPage: 10 });
-      setText(\`\${profile.email}: \${page.data.length} orders\`);
-    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
-  }, []);
-  return <p id="out">{text}</p>;
-}
-`,
+      "app/page.js": clientPage("settlement-wasm"),
       // The same page with the bot entry: it must fetch the bot's .wasm, and only it.
-      "app/bot/page.js": `"use client";
-import { useEffect, useState } from "react";
-import init, { BotClient } from "settlement-wasm/bot";
-
-export default function Page() {
-  const [text, setText] = useState("loading");
-  useEffect(() => {
-    (async () => {
-      await init();
-      const bot = new BotClient({ baseUrl: process.env.NEXT_PUBLIC_BASE_URL, apiKey: process.env.NEXT_PUBLIC_AGENT_KEY });
-      const profile = await bot.profile();
-      const page = await bot.orderHistory({ page: 1, perPage: 10 });
-      setText(\`\${profile.email}: \${page.data.length} orders\`);
-    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
-  }, []);
-  return <p id="out">{text}</p>;
-}
-`,
+      "app/bot/page.js": clientPage("settlement-wasm/bot"),
       // The bot entry in an edge route (its edge-light condition).
       "app/api/edge-bot/route.js": `import init, { BotClient } from "settlement-wasm/bot";
 

@@ -911,6 +911,23 @@ pub fn non_null_root_fields(sdl: &str) -> HashSet<(String, String)> {
     out
 }
 
+/// The operation a request runs: the document's only one, the one named `operation_name`, or
+/// (several and no name) the first; `None` when the name matches none.
+fn chosen_operation<'a>(
+    doc: &'a async_graphql::parser::types::ExecutableDocument,
+    operation_name: Option<&str>,
+) -> Option<&'a async_graphql::Positioned<async_graphql::parser::types::OperationDefinition>> {
+    use async_graphql::parser::types::DocumentOperations;
+    match (&doc.operations, operation_name) {
+        (DocumentOperations::Single(op), _) => Some(op),
+        (DocumentOperations::Multiple(ops), Some(name)) => ops
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|(_, op)| op),
+        (DocumentOperations::Multiple(ops), None) => ops.values().next(),
+    }
+}
+
 /// The chosen operation's root type (`Query`/`Mutation`/`Subscription`) and its top-level
 /// fields as `(response key, field name)`, fragments included.
 fn root_fields(
@@ -918,7 +935,7 @@ fn root_fields(
     operation_name: Option<&str>,
 ) -> Option<(&'static str, Vec<(String, String)>)> {
     use async_graphql::parser::types::{
-        DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet,
+        ExecutableDocument, OperationType, Selection, SelectionSet,
     };
     fn collect(
         doc: &ExecutableDocument,
@@ -947,13 +964,7 @@ fn root_fields(
         }
     }
     let doc = async_graphql::parser::parse_query(query).ok()?;
-    let op = match (&doc.operations, operation_name) {
-        (DocumentOperations::Single(op), _) => op,
-        (DocumentOperations::Multiple(ops), Some(name)) => {
-            ops.iter().find(|(n, _)| n.as_str() == name)?.1
-        }
-        (DocumentOperations::Multiple(ops), None) => ops.values().next()?,
-    };
+    let op = chosen_operation(&doc, operation_name)?;
     let root = match op.node.ty {
         OperationType::Query => "Query",
         OperationType::Mutation => "Mutation",
@@ -966,9 +977,7 @@ fn root_fields(
 
 /// Response key (alias or name) of the first field the chosen operation selects.
 pub fn first_top_level_field(query: &str, operation_name: Option<&str>) -> Option<String> {
-    use async_graphql::parser::types::{
-        DocumentOperations, ExecutableDocument, Selection, SelectionSet,
-    };
+    use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
     fn first(doc: &ExecutableDocument, set: &SelectionSet, depth: usize) -> Option<String> {
         if depth > 16 {
             return None;
@@ -983,12 +992,6 @@ pub fn first_top_level_field(query: &str, operation_name: Option<&str>) -> Optio
         })
     }
     let doc = async_graphql::parser::parse_query(query).ok()?;
-    let op = match (&doc.operations, operation_name) {
-        (DocumentOperations::Single(op), _) => op,
-        (DocumentOperations::Multiple(ops), Some(name)) => {
-            ops.iter().find(|(n, _)| n.as_str() == name)?.1
-        }
-        (DocumentOperations::Multiple(ops), None) => ops.values().next()?,
-    };
+    let op = chosen_operation(&doc, operation_name)?;
     first(&doc, &op.node.selection_set.node, 0)
 }
