@@ -45,7 +45,7 @@ impl<T: Transport> MerchantClient<T> {
     /// [`WebhookEvent::read_back`]'s argument.
     ///
     /// ```no_run
-    /// # async fn handle(merchant: settlement_wasm::MerchantClient, headers: Vec<(String, String)>, body: Vec<u8>) -> Result<(), settlement_wasm::Error> {
+    /// # async fn handle(merchant: settlement_wasm::MerchantClient<settlement_wasm::DefaultTransport>, headers: Vec<(String, String)>, body: Vec<u8>) -> Result<(), settlement_wasm::Error> {
     /// use settlement_wasm::{webhook, EventState};
     /// let event = webhook::verify(headers, &body, &["the token set in the dashboard"])?;
     /// if let Some(EventState::PaymentRequest(p)) = merchant.confirm_event(&event).await? {
