@@ -19,9 +19,11 @@ setup:
 
 pkg: setup
 	scripts/build-pkg.sh
+	scripts/build-testing-pkg.sh
 
 pkg-dev:
 	scripts/build-pkg.sh --dev
+	scripts/build-testing-pkg.sh --dev
 
 size:
 	scripts/size.sh
@@ -36,4 +38,4 @@ sandbox:
 	cargo run -p settlement-sandbox -- --port $${PORT:-8787} --ramp-port 0
 
 clean:
-	rm -rf pkg target tests/js/node_modules tests/consumers/node_modules tests/consumers/types-node-latest/node_modules tests/consumers/work
+	rm -rf pkg pkg-testing target tests/js/node_modules tests/consumers/node_modules tests/consumers/types-node-latest/node_modules tests/consumers/work tests/consumers/testing/node_modules tests/consumers/testing/work

@@ -3,7 +3,8 @@
 # sandbox that allows 1,000-row pages, and run tests/bench/bench.mjs in headless Chromium: per
 # call (10 and 1,000 rows, against plain fetch + JSON.parse and graphql-request), instantiation,
 # and cold start (import() to the first profile(), locally and under network emulation, with and
-# without preload hints), in BENCH_BATCHES batches (default 3): medians and spread. Then
+# without preload hints; the root entry and settlement-wasm/bot with its hints; each one's byte
+# floor), in BENCH_BATCHES batches (default 3): medians and spread. Then
 # tests/bench/watch.mjs: the order watch's main-thread time per poll of a 25-row page, and the
 # requests it sends over 60 s while the page is hidden (0).
 set -euo pipefail

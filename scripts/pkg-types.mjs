@@ -162,9 +162,11 @@ const GLUE = `./glue/${name}.js`;
 const typesDir = path.join(pkg, "types");
 rmSync(typesDir, { recursive: true, force: true });
 mkdirSync(typesDir, { recursive: true });
-// index.d.ts (every entry); server.d.ts, proxy.d.ts and webhook.d.ts (the server entries'
-// MerchantClient, createProxyHandler and the webhook receiver, through node.d.ts).
-const queue = ["index.d.ts", "server.d.ts", "proxy.d.ts", "webhook.d.ts"];
+// index.d.ts (every entry of the root); bot.d.ts and merchant.d.ts (the per-client entries,
+// settlement-wasm/bot and /merchant); server.d.ts, proxy.d.ts and webhook.d.ts (the server
+// entries' MerchantClient, createProxyHandler and the webhook receiver, through node.d.ts and
+// merchant-node.d.ts).
+const queue = ["index.d.ts", "bot.d.ts", "merchant.d.ts", "server.d.ts", "proxy.d.ts", "webhook.d.ts"];
 const copied = new Set();
 while (queue.length) {
   const file = queue.shift();
@@ -211,5 +213,18 @@ writeFileSync(path.join(pkg, "node.d.cts"),
   nodeEsm.replace(/^\/\/ Types of settlement-wasm's server entries.*$/m,
     "// Types of settlement-wasm's server entries for `require` (CommonJS): a copy of node.d.ts.")
     .replace('from "./index.js"', 'from "./index.cjs"'));
+// bot.d.cts, merchant.d.cts, merchant-node.d.cts: the per-client entries' copies, the same way.
+const copies = [
+  ["bot.d.ts", ["./node/settlement_wasm.js", "./types/bot.js"]],
+  ["merchant.d.ts", ["./node/settlement_wasm.js", "./types/merchant.js"]],
+  ["merchant-node.d.ts", ["./merchant.js", "./types/server.js"]],
+];
+for (const [file, froms] of copies) {
+  const text = read(path.join(pkg, file));
+  for (const from of froms) if (!text.includes(`from "${from}"`)) fail(`${file} must re-export ${from}`);
+  const cts = file.replace(/\.d\.ts$/, ".d.cts");
+  writeFileSync(path.join(pkg, cts),
+    `// A copy of ${file} for \`require\` (CommonJS) consumers.\n` + text.replace('from "./merchant.js"', 'from "./merchant.cjs"'));
+}
 console.log(`pkg-types: node/${name}.d.ts without the wasm exports (${[...removed].sort().join(", ")}); ` +
-  `types/ ${[...copied].sort().join(", ")}; index.d.cts, node.d.cts written`);
+  `types/ ${[...copied].sort().join(", ")}; index.d.cts, node.d.cts, ${copies.map(([f]) => f.replace(/\.d\.ts$/, ".d.cts")).join(", ")} written`);

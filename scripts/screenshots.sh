@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `make screenshots`: the demo dashboard at desktop (1280x900, full page) and phone
 # (390x844, first screen at 2x) width, against a fresh sandbox, in Debian's Chromium through
-# playwright-core. Writes target/screenshots/demo-{desktop,phone,phone-full,proxy-desktop}.png
-# (proxy-desktop: connected through the server proxy, scripts/demo-server.mjs) and copies
-# docs/demo-desktop.png, docs/demo-phone.png and docs/demo-proxy-desktop.png. Always rebuilds
+# playwright-core. Writes target/screenshots/demo-{desktop,phone,phone-full,proxy-desktop,payments}.png
+# (proxy-desktop: connected through the server proxy, scripts/demo-server.mjs; payments: its
+# Payments panel after a hosted payment moved to completed by webhook) and copies
+# docs/demo-desktop.png, docs/demo-phone.png, docs/demo-proxy-desktop.png and
+# docs/demo-payments.png. Always rebuilds
 # pkg/ first (scripts/build-pkg.sh; cheap when nothing changed), so the pictures show the
 # current sources, never a stale build.
 set -euo pipefail

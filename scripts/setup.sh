@@ -37,6 +37,16 @@ if [ "$have" != "$WASM_BINDGEN_VERSION" ]; then
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
+# 2b. the wasm-bindgen CLI of the crate's declared minimum (Cargo.toml's `wasm-bindgen`
+#     requirement), in a repo-local root: scripts/test-wasm-minimums.sh runs the wasm tests with
+#     the lockfile moved to that minimum, and the test runner must match it. Not --locked (as above).
+WASM_BINDGEN_MIN="$(awk -F'"' '$1 == "wasm-bindgen = " { print $2; exit }' Cargo.toml)"
+min_root="target/tools/wasm-bindgen-$WASM_BINDGEN_MIN"
+if [ "$("$min_root/bin/wasm-bindgen-test-runner" --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_MIN" ]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_MIN (the declared minimum) into $min_root; takes a few minutes"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_MIN" --root "$min_root" --force
+fi
+
 # 3. npm dev dependencies (binaryen's wasm-opt, typescript, playwright-core; express and hono for
 #    the JS layer's run of the README's proxy routes) from the lockfile
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -53,6 +63,13 @@ fi
 # 3c. the consumers layer's runtimes and frameworks (Node 22 for them, Bun, Deno, wrangler with
 #     workerd, Next.js with React) from their own lockfile; binaries from the npm registry.
 d=tests/consumers/runtimes
+if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then
+  log "npm ci ($d)"
+  (cd $d && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# 3d. the testing package's examples' tools (Vitest, Jest, jsdom, React Testing Library), from
+#     their own lockfile (tests/consumers/testing.test.mjs)
+d=tests/consumers/testing
 if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then
   log "npm ci ($d)"
   (cd $d && npm ci --no-audit --no-fund --loglevel=error)

@@ -15,6 +15,16 @@ rm -rf "$dest" && mkdir -p "$dest"
 tar -xzf "target/npm/$tarball" -C "$dest" --strip-components=1
 echo "== installed $tarball ($(find "$dest" -type f | wc -l) files) as tests/js/node_modules/settlement-wasm"
 
+# The second package, settlement-wasm-testing (the in-process fake), installed the same way
+# (scripts/build-testing-pkg.sh builds pkg-testing/): tests/js/testing.test.mjs imports it.
+[ -f pkg-testing/package.json ] || { echo "test-js: pkg-testing/ is not built; run scripts/build-testing-pkg.sh" >&2; exit 1; }
+rm -f target/npm/settlement-wasm-testing-*.tgz
+tarball="$(cd pkg-testing && npm pack --silent --pack-destination ../target/npm 2>/dev/null | tail -n1)"
+dest=tests/js/node_modules/settlement-wasm-testing
+rm -rf "$dest" && mkdir -p "$dest"
+tar -xzf "target/npm/$tarball" -C "$dest" --strip-components=1
+echo "== installed $tarball as tests/js/node_modules/settlement-wasm-testing"
+
 echo "== tsc --strict on the TypeScript consumer"
 node_modules/.bin/tsc -p tests/js/tsconfig.json
 echo "tsc: ok"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # wasm-bindgen-test suites (tests/wasm_*.rs) against the running sandbox, in Node and in
-# headless Chromium; then scripts/test-rust-consumer.sh (a Rust crate depending on this one)
+# headless Chromium, and in Node again with the lockfile moved to the crate's declared minimum
+# versions (scripts/test-wasm-minimums.sh); then scripts/test-rust-consumer.sh (a Rust crate depending on this one)
 # and scripts/test-leptos-example.sh (the Leptos example in Chromium).
 # Run through scripts/with-sandbox.sh, which exports SANDBOX_URL etc.; the suites read them
 # at compile time (option_env!), so they are rebuilt per sandbox port.
@@ -21,6 +22,9 @@ WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --featur
 
 echo "== the binding's own tests in the server build (--features server), in Node"
 WASM_BINDGEN_TEST_TIMEOUT=60 cargo test --target wasm32-unknown-unknown --features server --lib
+
+echo "== the crate at its declared minimum versions (wasm-bindgen and its family, tsify), in Node"
+scripts/test-wasm-minimums.sh
 
 echo "== wasm-bindgen-test in headless Chromium"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" WASM_BINDGEN_USE_BROWSER=1 \

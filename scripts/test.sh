@@ -49,6 +49,8 @@ REQUIRE_CHROMIUM=1 layer native cargo test --workspace --features settlement-was
 echo
 echo "######## build: pkg"
 scripts/build-pkg.sh
+echo "######## build: pkg-testing (settlement-wasm-testing, the in-process fake)"
+scripts/build-testing-pkg.sh
 scripts/with-sandbox.sh -- scripts/test.sh --sandboxed
 
 echo

@@ -470,7 +470,7 @@ pub(crate) async fn run_observed<T: Transport>(
         let pairs = headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         ResponseInfo::new(*status, pairs, config)
     };
-    #[cfg(not(feature = "npm"))]
+    #[cfg(not(feature = "npm-base"))]
     let result = result.map_err(|e| match &last {
         Some(raw) => e.with_response(&info(raw)),
         None => e,
@@ -527,12 +527,12 @@ pub(crate) async fn send_once<T: Transport>(
     let settled = settle(attempt).map_err(|e| {
         let e = config.redact(e);
         // The npm shell sets the response's headers on its errors itself.
-        #[cfg(not(feature = "npm"))]
+        #[cfg(not(feature = "npm-base"))]
         let e = match &last {
             Some(info) => e.with_response(info),
             None => e,
         };
-        #[cfg(feature = "npm")]
+        #[cfg(feature = "npm-base")]
         let _ = &last;
         e
     });

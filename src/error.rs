@@ -53,7 +53,7 @@ pub enum Code {
     /// A webhook delivery's body went over the receiver's `maxBodyBytes` (HTTP 413); the rest
     /// was not read. Not in the browser build, which has no webhook receiver (so its size is
     /// unchanged); the package's shared declarations have it (from the server build).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     TooLarge,
 }
 
@@ -75,7 +75,7 @@ impl Code {
             Code::SecretKeyInBrowser => "secret_key_in_browser",
             Code::WasmLoad => "wasm_load",
             Code::Internal => "internal",
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Code::TooLarge => "too_large",
         }
     }
@@ -212,14 +212,14 @@ pub struct ErrorDetails {
     /// The headers of the response the error came from (names in lower case, `set-cookie`
     /// left out, the key redacted); omitted when there was no response. (The npm package's
     /// shell sets them on its errors itself, from the core's `response` event: not here.)
-    #[cfg(not(feature = "npm"))]
+    #[cfg(not(feature = "npm-base"))]
     #[cfg_attr(
         feature = "typescript",
         tsify(optional, type = "Record<string, string>")
     )]
     pub headers: Vec<(String, String)>,
     /// The service's request id, when a header of the response carried one.
-    #[cfg(not(feature = "npm"))]
+    #[cfg(not(feature = "npm-base"))]
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub request_id: Option<String>,
 }
@@ -248,9 +248,9 @@ impl Error {
             status: None,
             retry_after_ms: None,
             graphql_errors: Vec::new(),
-            #[cfg(not(feature = "npm"))]
+            #[cfg(not(feature = "npm-base"))]
             headers: Vec::new(),
-            #[cfg(not(feature = "npm"))]
+            #[cfg(not(feature = "npm-base"))]
             request_id: None,
             data: None,
         }))
@@ -315,7 +315,7 @@ read the state back before resending. ",
     }
 
     /// The error with the headers and request id of `response` (the one it came from).
-    #[cfg(not(feature = "npm"))]
+    #[cfg(not(feature = "npm-base"))]
     pub fn with_response(mut self, response: &crate::events::ResponseInfo) -> Self {
         self.headers.clone_from(&response.headers);
         self.request_id.clone_from(&response.request_id);
@@ -453,7 +453,7 @@ mod tests {
             Code::SecretKeyInBrowser,
             Code::WasmLoad,
             Code::Internal,
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Code::TooLarge,
         ];
         let decl = <Code as Tsify>::DECL;
@@ -495,7 +495,7 @@ mod tests {
             (Code::SecretKeyInBrowser, "secret_key_in_browser"),
             (Code::WasmLoad, "wasm_load"),
             (Code::Internal, "internal"),
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             (Code::TooLarge, "too_large"),
         ];
         for (c, s) in all {

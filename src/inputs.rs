@@ -8,7 +8,10 @@ use crate::types::OrderHistoryFilter;
 pub const MAX_GRAPHQL_INT: i64 = 2_147_483_647;
 
 /// The keys an `OrderHistoryFilter` may have.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub const FILTER_KEYS: [&str; 5] = ["orderId", "status", "dateFrom", "dateTo", "paymentMethod"];
 
 /// Size caps: each refusal is `invalid_input` naming the limit. The JavaScript layer
@@ -20,21 +23,36 @@ pub const MAX_FIELD_NAME: usize = 64;
 /// Entries in `fields`.
 pub const MAX_FIELDS: u32 = 128;
 /// Extra headers, and the length of a header's name or value.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub const MAX_HEADERS: u32 = 32;
 /// The length of a header name or value.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub const MAX_HEADER_LEN: u32 = 4096;
 /// A filter string (`orderId`, `status`, `paymentMethod`, a date).
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub const MAX_FILTER_LEN: u32 = 256;
 /// The `document` of `request`.
 pub const MAX_DOCUMENT_LEN: u32 = 100_000;
 /// The `variables` of `request`, as JSON text.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub const MAX_VARIABLES_LEN: u32 = 1_000_000;
 /// Any other string argument or option (URLs, key, ids, amounts).
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub const MAX_TEXT_LEN: u32 = 4096;
 
 /// `<field> is longer than <max> characters (the limit)`.
@@ -47,7 +65,7 @@ pub fn too_long(field: &str, max: u32) -> Error {
 /// every string before copying it into wasm memory (`MAX_TEXT_LEN` for an argument,
 /// `MAX_FILTER_LEN` for a filter member, `MAX_FIELD_PATH` for a `fields` entry), and the
 /// server proxy to every string of a body it would forward, with the same bounds.
-#[cfg_attr(not(any(feature = "npm", feature = "server")), allow(dead_code))] // the npm binding's and the proxy's
+#[cfg_attr(not(any(feature = "npm-base", feature = "server")), allow(dead_code))] // the npm binding's and the proxy's
 pub fn text_len(field: &str, utf16_len: usize, max: u32) -> Result<(), Error> {
     if utf16_len > max as usize {
         return Err(too_long(field, max));
@@ -119,7 +137,10 @@ pub fn is_enum_value(s: &str) -> bool {
 }
 
 /// A JavaScript number as an integer: finite and without a fractional part.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)] // read by the npm binding (src/js) only
 pub fn integer(value: f64, field: &str) -> Result<i64, Error> {
     if !value.is_finite() || value.fract() != 0.0 {
         let mut m = String::from(field);
@@ -404,7 +425,7 @@ pub fn transaction_hash(field: &str, value: &str) -> Result<(), Error> {
 
 /// An email address, by shape: one `@` with a local part before it and a host with a dot
 /// after it, no spaces or control characters, at most 254 characters. Sent as given.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn email(field: &str, value: &str) -> Result<(), Error> {
     let ok = value.len() <= 254
         && value.bytes().all(|b| b.is_ascii_graphic() || b >= 0x80)
@@ -426,7 +447,7 @@ pub fn email(field: &str, value: &str) -> Result<(), Error> {
 /// A `P2PPaymentCurrency` (the currency an amount is given in): `usd` or `local_currency`,
 /// exactly, the only values the service's sources show; sent as given, never re-cased (`USD`
 /// is not a value of the service's enum, and an ISO 4217 code such as `NGN` is not either).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn currency(field: &str, value: &str) -> Result<(), Error> {
     if value == "usd" || value == "local_currency" {
         return Ok(());
@@ -437,7 +458,7 @@ pub fn currency(field: &str, value: &str) -> Result<(), Error> {
 }
 
 /// A payment type: `deposit` or `withdrawal`, exactly.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn payment_type(field: &str, value: &str) -> Result<(), Error> {
     if value == "deposit" || value == "withdrawal" {
         return Ok(());
@@ -449,7 +470,7 @@ pub fn payment_type(field: &str, value: &str) -> Result<(), Error> {
 
 /// A phone number, trimmed: an optional leading `+`, then 7 to 15 digits (the E.164
 /// range), with single spaces or hyphens allowed between digits.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn phone_number<'a>(field: &str, value: &'a str) -> Result<&'a str, Error> {
     let trimmed = value.trim_ascii();
     let number = trimmed.strip_prefix('+').unwrap_or(trimmed);
@@ -466,7 +487,7 @@ pub fn phone_number<'a>(field: &str, value: &'a str) -> Result<&'a str, Error> {
 
 /// Who a payment method belongs to (`P2PPaymentMethodOwnership`): `first_party` or
 /// `third_party`, exactly.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn ownership(field: &str, value: &str) -> Result<(), Error> {
     if value == "first_party" || value == "third_party" {
         return Ok(());
@@ -480,7 +501,7 @@ pub fn ownership(field: &str, value: &str) -> Result<(), Error> {
 /// `cryptocurrency` and `network` each not blank; sent exactly as given (the sources write
 /// `usd_tether` and `celo` lower-case: never re-cased). A refusal names the member, e.g.
 /// `onchainTransferInfo.network`.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn onchain_transfer_info(
     field: &str,
     info: &crate::types::OnchainTransferInfo,
@@ -499,14 +520,14 @@ pub fn onchain_transfer_info(
 }
 
 /// Most `{ identifier, value }` pairs an `addPaymentMethod` call sends.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const MAX_FIELD_INPUTS: usize = 32;
 
 /// The values of a payment method type's fields: 1 to [`MAX_FIELD_INPUTS`] pairs, each
 /// `identifier` (the `identifier` of one of the type's fields) not blank and at most
 /// [`MAX_FIELD_NAME`] characters, each `value` not blank, no identifier twice. Identifiers
 /// are sent trimmed, values as given. A refusal names the pair, e.g. `fieldValues[1].value`.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn field_inputs(
     field: &str,
     list: Vec<crate::types::PaymentMethodFieldInput>,
@@ -543,7 +564,7 @@ pub fn field_inputs(
 
 /// An absolute `http:` or `https:` URL (a redirect): a host, no credentials, no spaces or
 /// control characters.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn http_url(field: &str, value: &str) -> Result<(), Error> {
     crate::config::check_absolute_url(field, value, true)
 }

@@ -79,12 +79,14 @@
 //! | `types.rs` | option, argument and typed result structs; their TypeScript declarations are derived with tsify |
 //! | `bot.rs`, `merchant.rs` | the Rust shell: [`BotClient`] and [`MerchantClient`], typed async methods over a [`Transport`] |
 //! | [`transport`] | the transport seam and [`Signal`]; on wasm32 `FetchTransport` (gloo-net builds each request, `transport/send.js` sends one attempt with its timeout, the caller's signal, and an abort on drop); natively `ReqwestTransport` |
-//! | `js/` | feature `npm` only: the named wasm exports the npm package's TypeScript shell drives (`Core`, `PreparedCall`, `OrderSearch` and a few functions); conversion only |
+//! | `js/` | the npm features only (`npm-bot`, `npm-merchant`, both: `npm`): the named wasm exports the npm package's TypeScript shell drives (`Core`, `PreparedCall`, `OrderSearch` and a few functions); conversion only |
 //!
 //! The feature `npm` (off by default) builds the npm package's layer: the `js` exports and
 //! the wasm32 global allocator. A Rust app that depends on this crate gets neither. The
-//! feature `server` adds the server-only code (`proxy`) to it: the server entries' build,
-//! never the browser's.
+//! features `npm-bot` and `npm-merchant` build the same layer with one client's exports only
+//! (the `settlement-wasm/bot` and `settlement-wasm/merchant` entries; `npm` is both, and
+//! `npm-base` what they share). The feature `server` adds the server-only code (`proxy`) to
+//! the whole layer: the server entries' build, never the browser's.
 //!
 //! # Notes for callers
 //! * Every default selection holds only fields the service's own sources show
@@ -128,14 +130,14 @@ mod types;
 mod watch;
 pub mod webhook;
 
-#[cfg(all(target_arch = "wasm32", feature = "npm"))]
+#[cfg(all(target_arch = "wasm32", feature = "npm-base"))]
 mod js;
 
 /// The wasm32 global allocator: talc (smaller than std's dlmalloc on wasm32; measured in
 /// scripts/build-pkg.sh's sizes).
 #[cfg(all(
     target_arch = "wasm32",
-    feature = "npm",
+    feature = "npm-base",
     not(target_feature = "atomics")
 ))]
 #[global_allocator]
@@ -151,9 +153,9 @@ pub use config::{BotOptions, ClientOptions, Config, MerchantOptions};
 pub use confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 pub use error::{Code, Error, ErrorDetails, GraphqlError};
 pub use keys::{classify as classify_key, KeyKind};
-#[cfg(any(feature = "server", not(feature = "npm")))]
-pub use merchant::Customers;
 pub use merchant::MerchantClient;
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
+pub use merchant::{Customers, EventState};
 pub use operations::{Operation, Value};
 pub use ramp::{onchain_ramp_url, OnchainRampOptions};
 #[cfg(any(target_arch = "wasm32", feature = "reqwest"))]

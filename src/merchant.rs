@@ -29,7 +29,7 @@ use crate::types::{
 };
 
 /// The `initiateHostedPayment` argument values (by name) and call options.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub fn hosted_payment_values(
     a: crate::types::InitiateHostedPaymentArgs,
 ) -> (Arguments, FieldOptions) {
@@ -133,7 +133,7 @@ impl MerchantClient<crate::transport::DefaultTransport> {
 
 impl<T: Transport> MerchantClient<T> {
     /// The shared client (what an iteration keeps).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     fn shared(&self) -> Arc<Client<T>> {
         Arc::clone(&self.client)
     }
@@ -254,7 +254,7 @@ impl<T: Transport> MerchantClient<T> {
     /// never retried: after `outcome_unknown`, read it back with
     /// [`MerchantClient::payment_request`] by `args.reference`, the idempotency key, instead
     /// of creating a second one.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub async fn initiate_hosted_payment(
         &self,
         args: crate::types::InitiateHostedPaymentArgs,
@@ -270,7 +270,7 @@ impl<T: Transport> MerchantClient<T> {
 
     /// Cancels a hosted payment (`created` or `picked_up` → `canceled`) by its `id` (secret
     /// key). Sent once, never retried.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub async fn cancel_hosted_payment(
         &self,
         payment_request: &str,
@@ -291,7 +291,7 @@ impl<T: Transport> MerchantClient<T> {
     /// Sent once, never retried: after `outcome_unknown`, read the withdrawal back with
     /// [`MerchantClient::onchain_withdrawal`] when its `id` is known, and check the balance
     /// with [`MerchantClient::account`] before trying again.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub async fn withdraw_onchain(
         &self,
         args: crate::types::WithdrawOnchainArgs,
@@ -356,12 +356,16 @@ impl<T: Transport> MerchantClient<T> {
     }
 }
 
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 mod customers;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub use customers::Customers;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
+mod events;
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 mod ramp;
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
+pub use events::EventState;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

@@ -87,49 +87,49 @@ pub enum Check {
     /// ([`inputs::transaction_hash`]).
     TransactionHash,
     /// An email address, by shape ([`inputs::email`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     Email,
     /// A person's name: trimmed, not empty ([`inputs::id`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     Name,
     /// `deposit` or `withdrawal` ([`inputs::payment_type`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     PaymentType,
     /// An optional `P2PPaymentCurrency`: `usd` or `local_currency`, sent exactly as given
     /// ([`inputs::currency`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptCurrency,
     /// An optional absolute `http(s):` URL ([`inputs::http_url`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptHttpUrl,
     /// An optional JSON object (`metadata`), sent as it is.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptJsonObject,
     /// A `P2PPaymentCurrency`, required: `usd` or `local_currency`, sent exactly as given
     /// ([`inputs::currency`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     Currency,
     /// An optional `deposit` or `withdrawal` ([`inputs::payment_type`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptPaymentType,
     /// An optional ISO 3166-1 alpha-2 code, sent upper-case ([`inputs::country_code`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptCountryCode,
     /// An optional phone number: an optional `+`, then 7 to 15 digits, spaces or hyphens
     /// between them; sent trimmed ([`inputs::phone_number`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptPhoneNumber,
     /// An optional `P2PPaymentMethodOwnership`: `first_party` or `third_party`
     /// ([`inputs::ownership`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptOwnership,
     /// The values of a payment method type's fields: a list of `{ identifier, value }`, 1 to
     /// [`inputs::MAX_FIELD_INPUTS`], each part not blank ([`inputs::field_inputs`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     FieldInputs,
     /// An optional `OnchainTransferInfo` input object: `{ address, cryptocurrency, network }`,
     /// each not blank, sent exactly as given ([`inputs::onchain_transfer_info`]).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OptOnchainTransferInfo,
 }
 
@@ -217,7 +217,7 @@ pub enum Value {
     /// An order-history filter.
     Filter(OrderHistoryFilter),
     /// A JSON object (`metadata`), sent as it is: on wasm32 the caller's very object.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     #[cfg_attr(
         target_arch = "wasm32",
         serde(serialize_with = "crate::graphql::body::preserve_json")
@@ -225,11 +225,11 @@ pub enum Value {
     Json(crate::json::Json),
     /// The values of a payment method type's fields (`addPaymentMethod`): a copy, so what is
     /// checked is what is sent.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     FieldInputs(Vec<crate::types::PaymentMethodFieldInput>),
     /// Where an onchain deposit's crypto goes (`initiateRampQuoteDeposit`): a copy, so what
     /// is checked is what is sent.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     OnchainTransferInfo(crate::types::OnchainTransferInfo),
 }
 
@@ -252,7 +252,7 @@ impl Operation {
     /// mutation's field is nullable only so that a refusal nulls it (next to its error): a
     /// `null` without an error is no answer, so a mutation's object is required.
     pub fn expect(&self) -> Expect {
-        #[cfg(any(feature = "server", not(feature = "npm")))]
+        #[cfg(any(feature = "server", not(feature = "npm-base")))]
         if let Some(parent) = self.parent {
             return Expect::Connection(parent, self.field);
         }
@@ -443,16 +443,16 @@ fn check(arg: &Arg, value: Value) -> Result<Option<Value>, Error> {
             }
             Value::Filter(f)
         }
-        #[cfg(any(feature = "server", not(feature = "npm")))]
+        #[cfg(any(feature = "server", not(feature = "npm-base")))]
         (check, value) => return secret_key_check(arg, check, value),
-        #[cfg(not(any(feature = "server", not(feature = "npm"))))]
+        #[cfg(not(any(feature = "server", not(feature = "npm-base"))))]
         _ => return Err(wrong_type(arg)),
     };
     Ok(Some(v))
 }
 
 /// The checks only the secret-key operations use (declared where they are: see [`ALL`]).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 fn secret_key_check(arg: &Arg, check: Check, value: Value) -> Result<Option<Value>, Error> {
     let v = match (check, value) {
         (Check::Email, Value::Str(s)) => {
@@ -823,7 +823,7 @@ pub const CONFIRM_TRANSACTION: Operation = Operation {
 /// (merchant mutation, secret key *(observed)*): a hosted payment page for a customer.
 /// `reference` is the caller's idempotency key: after `outcome_unknown`, read the payment
 /// back by it ([`MERCHANT_PAYMENT_REQUEST`]) instead of creating a second one.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const INITIATE_HOSTED_PAYMENT: Operation = Operation {
     name: "InitiateHostedPayment",
     endpoint: Endpoint::Merchant,
@@ -861,7 +861,7 @@ pub const INITIATE_HOSTED_PAYMENT: Operation = Operation {
 
 /// `cancelHostedPayment(paymentRequest: ID!): Boolean` (merchant mutation, secret key
 /// *(observed)*): created → canceled (only while `created`).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
     name: "CancelHostedPayment",
     endpoint: Endpoint::Merchant,
@@ -875,7 +875,7 @@ pub const CANCEL_HOSTED_PAYMENT: Operation = Operation {
 /// `withdrawOnchain(address: String!, amountUsd: Decimal!, network: String, metadata: JSON):
 /// OnchainWithdrawal` (merchant mutation, secret key *(observed)*): sends USD stablecoins
 /// from the merchant's balance to an onchain address.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const WITHDRAW_ONCHAIN: Operation = Operation {
     name: "WithdrawOnchain",
     endpoint: Endpoint::Merchant,
@@ -907,7 +907,7 @@ pub const QUOTE_PAYMENT_FIELDS: &str =
 /// PaymentTypeType, paymentMethodType: String!, country: String): RampQuote!` (merchant query,
 /// secret key *(observed)*): the rate a customer gets for `amount` of `currency` (`usd` or
 /// `local_currency`), valid 30 to 180 seconds. A read, so retried.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const RAMP_QUOTE: Operation = Operation {
     name: "RampQuote",
     endpoint: Endpoint::Merchant,
@@ -947,7 +947,7 @@ pub const RAMP_QUOTE: Operation = Operation {
 /// key *(observed)*; the documentation prints it as a mutation, the SDKs send a query): the
 /// same quote with a fresh rate (and `amount`, when given). No source shows an expiry on a
 /// quote: it stays valid 30 to 180 seconds.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const REFRESH_RAMP_QUOTE: Operation = Operation {
     name: "RefreshRampQuote",
     endpoint: Endpoint::Merchant,
@@ -967,7 +967,7 @@ pub const REFRESH_RAMP_QUOTE: Operation = Operation {
 /// `createCustomer(email: String!, firstName: String!, lastName: String!, country: ID!):
 /// Customer` (merchant mutation, secret key *(observed)*): a customer of the direct ramp;
 /// its `country` is an object (`{ id name code }`).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const CREATE_CUSTOMER: Operation = Operation {
     name: "CreateCustomer",
     endpoint: Endpoint::Merchant,
@@ -993,7 +993,7 @@ pub const CREATE_CUSTOMER: Operation = Operation {
 /// CustomerPaymentMethod` (merchant mutation, secret key *(observed)*; `ownership` is
 /// `first_party` or `third_party`): a customer's bank account or mobile-money wallet, to
 /// withdraw to. Callers pass `fields` as `fieldValues` (`fields` selects the result's).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const ADD_PAYMENT_METHOD: Operation = Operation {
     name: "AddPaymentMethod",
     endpoint: Endpoint::Merchant,
@@ -1032,7 +1032,7 @@ pub const ADD_PAYMENT_METHOD: Operation = Operation {
 /// bankAccountNumber: String, onchainTransferInfo: OnchainTransferInfo): QuotePaymentRequest`
 /// (merchant mutation, secret key *(observed)*): a deposit at a quote's rate, `pending`; the
 /// customer pays an agent (see `paymentDetails`), then [`MARK_DEPOSIT_AS_PAID`].
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
     name: "InitiateRampQuoteDeposit",
     endpoint: Endpoint::Merchant,
@@ -1072,7 +1072,7 @@ pub const INITIATE_RAMP_QUOTE_DEPOSIT: Operation = Operation {
 /// QuotePaymentRequest` (merchant mutation, secret key *(observed)*): a withdrawal at a
 /// quote's rate to one of the customer's payment methods, starting `picked_up`; an agent pays
 /// it, then [`MARK_WITHDRAWAL_AS_RECEIVED`].
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
     name: "InitiateRampQuoteWithdrawal",
     endpoint: Endpoint::Merchant,
@@ -1094,7 +1094,7 @@ pub const INITIATE_RAMP_QUOTE_WITHDRAWAL: Operation = Operation {
 /// `markDepositAsPaid(paymentRequest: ID!, receipt: String): Boolean` (merchant mutation,
 /// secret key *(observed)*): the customer paid the agent (pending → paid); `receipt`, when
 /// given, is any text (a receipt URL or reference), not blank.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
     name: "MarkDepositAsPaid",
     endpoint: Endpoint::Merchant,
@@ -1110,7 +1110,7 @@ pub const MARK_DEPOSIT_AS_PAID: Operation = Operation {
 
 /// `markWithdrawalAsReceived(paymentRequest: ID!): Boolean` (merchant mutation, secret key
 /// *(observed)*): the customer received the agent's payment (picked_up → completed).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
     name: "MarkWithdrawalAsReceived",
     endpoint: Endpoint::Merchant,
@@ -1123,7 +1123,7 @@ pub const MARK_WITHDRAWAL_AS_RECEIVED: Operation = Operation {
 
 /// `cancelDeposit(paymentRequest: ID!): Boolean` (merchant mutation, secret key
 /// *(observed)*): a deposit not paid yet (`pending`) → canceled.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const CANCEL_DEPOSIT: Operation = Operation {
     name: "CancelDeposit",
     endpoint: Endpoint::Merchant,
@@ -1141,7 +1141,7 @@ pub const ONCHAIN_WITHDRAWAL_FIELDS: &str =
 /// `onchainWithdrawal(id: ID!): OnchainWithdrawal` (merchant query, secret key *(observed)*):
 /// a withdrawal made by [`WITHDRAW_ONCHAIN`], by its `id`, `pending` → `completed` or
 /// `failed`: how a `withdrawOnchain` whose answer was lost (`outcome_unknown`) is read back.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const ONCHAIN_WITHDRAWAL: Operation = Operation {
     name: "OnchainWithdrawal",
     endpoint: Endpoint::Merchant,
@@ -1163,7 +1163,7 @@ pub const MERCHANT_CUSTOMER_FIELDS: &str = "id email firstName lastName";
 /// query, secret key *(observed)*): one page of the merchant's customers, a cursor
 /// connection; the caller's `fields` select `Customer` fields under `nodes`. The next
 /// page starts `after` the previous page's `pageInfo.endCursor`.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const MERCHANT_CUSTOMERS: Operation = Operation {
     name: "MerchantCustomers",
     endpoint: Endpoint::Merchant,
@@ -1182,7 +1182,7 @@ pub const MERCHANT_CUSTOMERS: Operation = Operation {
 
 /// `merchantCustomer(email: String!): Customer` (merchant query, secret key *(observed)*):
 /// the merchant's customer with this email address, or `null`.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const MERCHANT_CUSTOMER: Operation = Operation {
     name: "MerchantCustomer",
     endpoint: Endpoint::Merchant,
@@ -1199,7 +1199,7 @@ pub const MERCHANT_CUSTOMER: Operation = Operation {
 /// `requestVirtualBankAccount(customer: ID!): VirtualBankAccount` (merchant mutation, secret
 /// key *(observed)*): a USD virtual bank account for a customer. **It charges a fee that is
 /// not refunded**: sent once, never retried; a lost answer is `outcome_unknown`.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const REQUEST_VIRTUAL_BANK_ACCOUNT: Operation = Operation {
     name: "RequestVirtualBankAccount",
     endpoint: Endpoint::Merchant,
@@ -1216,7 +1216,7 @@ pub const REQUEST_VIRTUAL_BANK_ACCOUNT: Operation = Operation {
 
 /// `virtualBankAccount(id: ID!): VirtualBankAccount` (merchant query, secret key
 /// *(observed)*): a virtual bank account by its `id`, or `null`.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub const VIRTUAL_BANK_ACCOUNT: Operation = Operation {
     name: "VirtualBankAccount",
     endpoint: Endpoint::Merchant,
@@ -1234,60 +1234,79 @@ routingNumber status createdAt",
 /// Every built-in operation: the bot's, then the merchant's. The secret-key operations
 /// ([`Operation::secret_key`]) are declared where a secret key may be used: in the Rust API
 /// (no `npm` feature) and in the npm package's server build (feature `server`), never in its
-/// browser build, whose size they would otherwise grow. A new operation is added here
+/// browser build, whose size they would otherwise grow. Likewise a per-client browser build
+/// (`npm-bot` or `npm-merchant` alone: the `settlement-wasm/bot` and `/merchant` entries)
+/// declares only its own endpoint's operations. A new operation is added here
 /// (and nowhere else in this file); the clients look operations up by method name
 /// ([`by_method`]).
 pub static ALL: &[&Operation] = &[
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &PROFILE,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &ORDER_HISTORY,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &WITHDRAWAL_INFO,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &ACCEPT_WITHDRAWAL,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &CANCEL_WITHDRAWAL,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &MARK_DEPOSIT_AS_RECEIVED,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &MARK_WITHDRAWAL_AS_PAID,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &UPDATE_RATES,
+    #[cfg(any(feature = "npm-bot", not(feature = "npm-base")))]
     &UPDATE_PAYMENT_METHOD_LIQUIDITY,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &ACCOUNT,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &AVAILABLE_COUNTRIES,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &PAYMENT_METHOD_TYPES,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &MARKET_RATE,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &RAMP_LIMITS,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &RAMPABLE_ASSETS,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &MERCHANT_PAYMENT_REQUEST,
+    #[cfg(any(feature = "npm-merchant", not(feature = "npm-base")))]
     &CONFIRM_TRANSACTION,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &INITIATE_HOSTED_PAYMENT,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &CANCEL_HOSTED_PAYMENT,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &WITHDRAW_ONCHAIN,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &RAMP_QUOTE,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &REFRESH_RAMP_QUOTE,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &CREATE_CUSTOMER,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &ADD_PAYMENT_METHOD,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &INITIATE_RAMP_QUOTE_DEPOSIT,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &INITIATE_RAMP_QUOTE_WITHDRAWAL,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &MARK_DEPOSIT_AS_PAID,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &MARK_WITHDRAWAL_AS_RECEIVED,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &CANCEL_DEPOSIT,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &ONCHAIN_WITHDRAWAL,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &MERCHANT_CUSTOMERS,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &MERCHANT_CUSTOMER,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &REQUEST_VIRTUAL_BANK_ACCOUNT,
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     &VIRTUAL_BANK_ACCOUNT,
 ];
 

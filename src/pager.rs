@@ -89,7 +89,7 @@ enum Source {
     /// `orders()` and `reconcile`.
     Orders { query: PageQuery, pager: Pager },
     /// `customers()`: `merchantCustomers` pages, each after the last one's `endCursor`.
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     Cursor {
         query: CursorQuery,
         pager: CursorPager,
@@ -116,7 +116,7 @@ impl Search {
     }
 
     /// Every node of `query`'s pages (`customers()`).
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     pub fn cursor(query: CursorQuery) -> Search {
         Search {
             source: Source::Cursor {
@@ -167,7 +167,7 @@ impl Search {
                     pager.finish();
                 }),
             },
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Source::Cursor { query, pager } => match pager.step() {
                 CursorStep::Done => Ok(SearchStep::Done),
                 CursorStep::Row(row) => Ok(SearchStep::Row(row)),
@@ -204,7 +204,7 @@ impl Search {
     pub fn receive(&mut self, page: &Json) {
         match &mut self.source {
             Source::Orders { pager, .. } => pager.receive(page),
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Source::Cursor { pager, .. } => pager.receive(page),
         }
     }
@@ -213,21 +213,21 @@ impl Search {
     pub fn finish(&mut self) {
         match &mut self.source {
             Source::Orders { pager, .. } => pager.finish(),
-            #[cfg(any(feature = "server", not(feature = "npm")))]
+            #[cfg(any(feature = "server", not(feature = "npm-base")))]
             Source::Cursor { pager, .. } => pager.finish(),
         }
     }
 }
 
 /// A validated cursor-connection query (`merchantCustomers`), ready to call after any cursor.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 #[derive(Clone)]
 pub struct CursorQuery {
     document: String,
     signal: Option<Signal>,
 }
 
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 impl CursorQuery {
     /// Validates the selection of `customers()`.
     pub fn customers(fields: Option<&[String]>, signal: Option<Signal>) -> Result<Self, Error> {
@@ -249,7 +249,7 @@ impl CursorQuery {
 }
 
 /// What a [`CursorPager`]'s driver does next.
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 #[derive(Debug, PartialEq)]
 pub enum CursorStep {
     /// Hand out this node.
@@ -265,7 +265,7 @@ pub enum CursorStep {
 /// after its `endCursor` while `hasNextPage` says there is one. It stops at `hasNextPage:
 /// false`, at an empty page, at a missing or repeated cursor (a service that would loop), or
 /// after [`CursorPager::finish`].
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 #[derive(Debug)]
 pub struct CursorPager {
     /// The next page to fetch (`Some(None)`: the first); `None` once no page follows.
@@ -278,14 +278,14 @@ pub struct CursorPager {
     done: bool,
 }
 
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 impl Default for CursorPager {
     fn default() -> Self {
         Self::new()
     }
 }
 
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 impl CursorPager {
     /// Before the first page.
     pub fn new() -> Self {

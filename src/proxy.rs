@@ -18,7 +18,10 @@
 
 // Natively the checks are reached by their tests only; the npm server build's binding
 // (src/js/proxy.rs) uses them.
-#![cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))]
+#![cfg_attr(
+    not(all(target_arch = "wasm32", feature = "npm-base")),
+    allow(dead_code)
+)]
 
 use async_graphql_parser::types::{
     DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet,

@@ -21,7 +21,7 @@ mod fetch;
 pub(crate) use fetch::global;
 #[cfg(target_arch = "wasm32")]
 pub use fetch::FetchTransport;
-#[cfg(all(target_arch = "wasm32", feature = "npm"))]
+#[cfg(all(target_arch = "wasm32", feature = "npm-base"))]
 pub(crate) use fetch::{is_browser_like, outcome};
 
 #[cfg(all(feature = "reqwest", not(target_arch = "wasm32")))]

@@ -275,7 +275,10 @@ impl Watch {
     }
 
     /// The checked schedule options.
-    #[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", feature = "npm-bot")),
+        allow(dead_code)
+    )] // read by the npm binding's bot part (src/js) only
     pub fn schedule(&self) -> Schedule {
         self.schedule
     }
@@ -354,7 +357,10 @@ impl Watch {
     /// The page's visibility changed (`hidden`: `document.visibilityState === "hidden"`).
     /// When it becomes visible, a paused watch polls at once (not before a `Retry-After`),
     /// then on its interval again.
-    #[cfg_attr(not(all(target_arch = "wasm32", feature = "npm")), allow(dead_code))] // read by the npm binding (src/js) only
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", feature = "npm-bot")),
+        allow(dead_code)
+    )] // read by the npm binding's bot part (src/js) only
     pub fn set_hidden(&mut self, hidden: bool, now_ms: f64) {
         let was_paused = self.paused();
         self.hidden = hidden;

@@ -385,9 +385,9 @@ fn to_json<T: Serialize>(value: &T) -> JsonValue {
 
 // The checks (not in the browser build, which has no receiver: only the declarations above
 // reach its TypeScript).
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 mod verify;
-#[cfg(any(feature = "server", not(feature = "npm")))]
+#[cfg(any(feature = "server", not(feature = "npm-base")))]
 pub use verify::{read_back, verify, Answer, ReadBack, Verifier};
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

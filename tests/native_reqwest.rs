@@ -188,3 +188,178 @@ async fn a_signal_cancels_the_request_in_flight() {
     );
     sb.shutdown().await;
 }
+
+/// One webhook delivery as received: its headers and its body.
+type Delivery = (Vec<(String, String)>, Vec<u8>);
+
+/// A webhook receiver on 127.0.0.1 (plain `std::net`, one thread): answers every POST 200 and
+/// hands over each delivery. Its URL, and the deliveries.
+fn webhook_receiver() -> (String, std::sync::mpsc::Receiver<Delivery>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let url = format!("http://{}/webhooks", listener.local_addr().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut headers = Vec::new();
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap(); // the request line
+            loop {
+                line.clear();
+                reader.read_line(&mut line).unwrap();
+                let Some((name, value)) = line.trim_end().split_once(':') else {
+                    break;
+                };
+                headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+            let length = headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+                .and_then(|(_, v)| v.parse::<usize>().ok())
+                .unwrap_or(0);
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            if tx.send((headers, body)).is_err() {
+                return;
+            }
+        }
+    });
+    (url, rx)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confirm_event_reads_back_what_a_delivered_webhook_is_about() {
+    use settlement_wasm::{webhook, EventState, InitiateHostedPaymentArgs, WithdrawOnchainArgs};
+    const TOKEN: &str = "native-webhook-token-7f3a";
+    let (url, deliveries) = webhook_receiver();
+    let sb = settlement_sandbox::start(settlement_sandbox::Options {
+        port: 0,
+        log_to_stderr: false,
+        webhook: Some(settlement_sandbox::webhooks::Target {
+            url,
+            token: TOKEN.to_owned(),
+        }),
+        ..settlement_sandbox::Options::default()
+    })
+    .await
+    .expect("the sandbox starts");
+    let merchant = MerchantClient::new(MerchantOptions {
+        client: ClientOptions {
+            base_url: Some(sb.url.clone()),
+            api_key: Some(MERCHANT_SECRET_KEY.to_owned()),
+            ..ClientOptions::default()
+        },
+        ..MerchantOptions::default()
+    })
+    .expect("a secret key is accepted natively");
+    // The next delivery, verified as a receiver would.
+    let next = || {
+        let (headers, body) = deliveries
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a delivery within 20 s");
+        webhook::verify(headers, &body, &[TOKEN]).expect("a delivery the token verifies")
+    };
+
+    // A hosted payment: created, then picked up as the agent accepts the order carrying it.
+    let created = merchant
+        .initiate_hosted_payment(InitiateHostedPaymentArgs {
+            amount: "25.00".into(),
+            country_code: "NG".into(),
+            email: "ada@example.com".into(),
+            payment_type: "withdrawal".into(),
+            reference: "native-confirm-1".into(),
+            first_name: "Ada".into(),
+            last_name: "Obi".into(),
+            ..InitiateHostedPaymentArgs::default()
+        })
+        .await
+        .expect("the hosted payment");
+    let event = next();
+    assert_eq!(event.event_type(), "payment_request.updated");
+    let Some(EventState::PaymentRequest(p)) = merchant.confirm_event(&event).await.unwrap() else {
+        panic!("a payment request read back");
+    };
+    assert_eq!(p.reference.as_deref(), Some("native-confirm-1"));
+    assert_eq!(p.id, created.id);
+    assert_eq!(p.status.as_deref(), Some("created"));
+
+    let order = sb.state.store.agents[0]
+        .state()
+        .orders
+        .iter()
+        .find(|o| o.order_id.as_deref() == Some("native-confirm-1"))
+        .map(|o| o.id.to_string())
+        .expect("the order carrying the payment");
+    bot(&sb.url, &[])
+        .accept_withdrawal(&order, Default::default())
+        .await
+        .expect("accepted");
+    let event = next();
+    let state = merchant
+        .confirm_event(&event)
+        .await
+        .unwrap()
+        .expect("known");
+    assert_eq!(state.status(), Some("picked_up"));
+
+    // An onchain withdrawal: its event reads back the withdrawal by id.
+    let sent = merchant
+        .withdraw_onchain(WithdrawOnchainArgs {
+            address: "0x7a3B9c1D2e4F5a6B7c8D9e0F1a2B3c4D5e6F7a8B".into(),
+            amount_usd: "12.00".into(),
+            ..WithdrawOnchainArgs::default()
+        })
+        .await
+        .expect("the withdrawal");
+    let event = next();
+    assert_eq!(event.event_type(), "onchain_tx.updated");
+    let Some(EventState::OnchainWithdrawal(w)) = merchant.confirm_event(&event).await.unwrap()
+    else {
+        panic!("an onchain withdrawal read back");
+    };
+    // (`onchainWithdrawal`'s default selection has no `id`: the one read is the one sent.)
+    assert!(sent.id.is_some());
+    assert_eq!(
+        w.address.as_deref(),
+        Some("0x7a3B9c1D2e4F5a6B7c8D9e0F1a2B3c4D5e6F7a8B")
+    );
+    assert_eq!(w.status.as_deref(), Some("pending"));
+
+    // A reference the service does not know: `None`.
+    let body = br#"{"event_type":"payment_request.updated","data":{"id":"x","reference":"no-such-ref","status":"completed"}}"#;
+    let forged = webhook::verify([("x-cashramp-token", TOKEN)], body, &[TOKEN]).unwrap();
+    assert_eq!(merchant.confirm_event(&forged).await.unwrap(), None);
+
+    // No read-back for a fiat payout, a chargeback or an unknown type, nor without the
+    // reference: invalid_input naming the argument, before anything is sent.
+    for (body, field) in [
+        (
+            &br#"{"event_type":"fiat_payout.updated","data":{"id":"f1","status":"completed"}}"#[..],
+            "event",
+        ),
+        (
+            &br#"{"event_type":"chargeback.initiated","data":{"id":"c1"}}"#[..],
+            "event",
+        ),
+        (&br#"{"event_type":"something.new","data":{}}"#[..], "event"),
+        (
+            &br#"{"event_type":"payment_request.updated","data":{"id":"p1","status":"completed"}}"#
+                [..],
+            "event.data.reference",
+        ),
+        (
+            &br#"{"event_type":"onchain_tx.updated","data":{"status":"completed"}}"#[..],
+            "event.data.id",
+        ),
+    ] {
+        let event = webhook::verify([("x-cashramp-token", TOKEN)], body, &[TOKEN]).unwrap();
+        let err = merchant.confirm_event(&event).await.unwrap_err();
+        assert_eq!(err.code, Code::InvalidInput, "{field}");
+        assert_eq!(err.field.as_deref(), Some(field));
+    }
+    sb.shutdown().await;
+}

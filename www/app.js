@@ -1,7 +1,8 @@
 // The settlement-wasm demo dashboard: the bootstrap. Plain ES modules, no build step; the page
 // uses only the package's public API: init, BotClient (reads, the live queue's watchOrders, the
 // agent actions and reconcile) and SettlementError (errors are read by name and code), and for the onchain-ramp panel onchainRampUrl, listenForRampEvents and
-// classifyKey. Each panel is a module in panels/ whose init binds its part of index.html and
+// classifyKey; the Payments panel uses the demo server's routes (a hosted payment made with the
+// secret key there, its webhooks relayed). Each panel is a module in panels/ whose init binds its part of index.html and
 // returns a small API; this file builds the shared context (lib/context.js), wires the panels
 // to each other, loads the package and connects.
 import { $, h } from "./lib/dom.js";
@@ -17,6 +18,7 @@ import { initRamp } from "./panels/ramp.js";
 import { initActions } from "./panels/actions.js";
 import { initEditors } from "./panels/editors.js";
 import { initQueue } from "./panels/queue.js";
+import { initPayments } from "./panels/payments.js";
 
 const PKG_URL = new URL("../pkg/index.js", import.meta.url).href;
 
@@ -36,6 +38,8 @@ const queue = initQueue(ctx, { activity, rowActions: actions.rowActions });
 const editors = initEditors(ctx, { reloadProfile: () => profile.load() });
 const withdrawal = initWithdrawal(ctx);
 const ramp = initRamp(ctx);
+// The Payments panel talks to the demo server only (its routes hold the secret key).
+const payments = initPayments();
 const connection = initConnection(ctx, {
   checkSandbox: async (baseUrl) => { if (baseUrl !== probedBase) await detectSandbox(baseUrl); },
   connected: () => {
@@ -59,6 +63,7 @@ async function detectSandbox(base) {
 
 async function boot() {
   connection.restore();
+  void payments.start();
 
   // The package: loaded dynamically so a missing build is a readable message, not a blank page.
   try {

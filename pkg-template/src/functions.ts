@@ -4,7 +4,7 @@ import type {
   OnchainRampOptions, ParsedAmount, RampEvent, RampEventPayload, RampListenerOptions,
 } from "./glue/settlement_wasm.js";
 import { fromGlue, invalid } from "./errors.js";
-import { wasm } from "./wasm.js";
+import { exported } from "./wasm.js";
 
 /** `f()`, its foreign errors (a trap: `internal`, the instance replaced) as SettlementErrors. */
 function guard<T>(f: () => T): T {
@@ -17,17 +17,17 @@ function guard<T>(f: () => T): T {
 
 /** A key's class by its `PUBK_` / `SECK_` marker; the key is not kept. */
 export function classifyKey(key: string): "public" | "secret" | "unknown" {
-  return guard(() => wasm().classifyKey(key));
+  return guard(() => exported("classifyKey")(key));
 }
 
 /** The hosted onchain ramp link; throws `SettlementError` (`invalid_input`); see `OnchainRampOptions`. */
 export function onchainRampUrl(options: OnchainRampOptions): string {
-  return guard(() => wasm().onchainRampUrl(options));
+  return guard(() => exported("onchainRampUrl")(options));
 }
 
 /** Decimal text as `{ minorUnits, scale }`; throws `SettlementError` (`invalid_input`) when malformed. */
 export function parseAmount(text: string): ParsedAmount {
-  return guard(() => wasm().parseAmount(text));
+  return guard(() => exported("parseAmount")(text));
 }
 
 /** What listenForRampEvents needs of its target (`window` by default). */
@@ -58,7 +58,7 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
   } catch {
     throw unreadable("options");
   }
-  guard(() => wasm().checkRampListener(options, allowedOrigin, onCryptoRequested, target));
+  guard(() => exported("checkRampListener")(options, allowedOrigin, onCryptoRequested, target));
   // Checked by the core: a function, and an object with addEventListener (globalThis when absent).
   const callback = onCryptoRequested as RampListenerOptions["onCryptoRequested"];
   const t = (target ?? globalThis) as Listening;
@@ -67,7 +67,7 @@ export function listenForRampEvents(options: RampListenerOptions): () => void {
     try {
       const data: unknown = event.data;
       // The current instance's check (a replaced one's objects are retired).
-      if (!wasm().isCryptoRequested(allowedOrigin, event.origin, data)) return;
+      if (!exported("isCryptoRequested")(allowedOrigin, event.origin, data)) return;
       payload = (data as RampEvent).payload;
     } catch (e) {
       fromGlue(e, "function"); // a trap replaces the instance; the message is ignored

@@ -1,199 +1,23 @@
-// Browser (and any ES-module, non-Node) entry of settlement-wasm.
+// Browser (and any ES-module, non-Node) entry of settlement-wasm: both clients, the root.
 //
 //   import init, { BotClient } from "settlement-wasm";   // or "./pkg/index.js" on a plain page
 //   await init();                                         // once; memoised, safe to call again
 //   const bot = new BotClient({ baseUrl, apiKey });
 //
-// No top-level await: nothing is fetched until init() is called. The build bundles this file
-// with the wasm-bindgen glue (`--target web`) into index.js.
-import wbgInit, {
-  initSync as wbgInitSync, Core, useErrorClass, classifyKey as wasmClassifyKey, onchainRampUrl as wasmOnchainRampUrl,
-  parseAmount as wasmParseAmount, checkRampListener, isCryptoRequested, checkEventListener,
-} from "./glue/settlement_wasm.js";
-import { BotClient, MerchantClient } from "./clients.js";
-import { SettlementError, invalid } from "./errors.js";
+// A page that uses one client loads less with its own entry: settlement-wasm/bot (bot.ts) or
+// settlement-wasm/merchant (merchant.ts). No top-level await: nothing is fetched until init()
+// is called. The build bundles this file with the glue of the whole browser build
+// (`--features npm`) into index.js; its .wasm is web/settlement_wasm_bg.wasm.
+import { BotClient } from "./bot-client.js";
+import { entry } from "./browser.js";
+import { MerchantClient } from "./merchant-client.js";
+import { SettlementError } from "./errors.js";
 import { OrderIterator } from "./orders.js";
 import { OrderWatch } from "./watch.js";
-import { bind } from "./wasm.js";
 
+export { default, init, initSync, type InitInput, type InitSource } from "./browser.js";
 export { classifyKey, listenForRampEvents, onchainRampUrl, parseAmount } from "./functions.js";
 export { BotClient, MerchantClient, OrderIterator, OrderWatch, SettlementError };
 export type { OrderWatchChange, OrderWatchStatus, OrderWatchUpdate } from "./watch.js";
 
-// The classes keep their names in the minified bundle (its minifier renames them).
-for (const [C, name] of [[BotClient, "BotClient"], [MerchantClient, "MerchantClient"], [OrderIterator, "OrderIterator"],
-  [OrderWatch, "OrderWatch"], [SettlementError, "SettlementError"]] as const) {
-  Object.defineProperty(C, "name", { value: name });
-}
-
-/** The instance type of the platform's global class `K` (DOM lib or @types/node); `never` where it has none. */
-type PlatformInstance<K extends string> =
-  typeof globalThis extends { readonly [P in K]: abstract new (...args: any) => infer I } ? I : never;
-/** `WebAssembly.Module` where the platform's types declare it (the DOM lib does; @types/node 20 does not). */
-type WasmModule =
-  typeof globalThis extends { readonly WebAssembly: { readonly Module: abstract new (...args: any) => infer M } } ? M : never;
-
-/** Where or what the .wasm is: a URL (string or `URL`), a `Request`/`Response`, its bytes, or a compiled module. */
-export type InitSource =
-  | string
-  | PlatformInstance<"URL">
-  | PlatformInstance<"Request">
-  | PlatformInstance<"Response">
-  | ArrayBuffer
-  | ArrayBufferView
-  | WasmModule;
-
-/** What `init()` accepts. Omit it to load the file beside the package (bundlers: see the README). */
-export type InitInput = InitSource | Promise<InitSource>;
-
-let ready: Promise<void> | null = null;
-
-/** After instantiation: the exports the classes and functions use, and the error class. */
-function finish(): void {
-  bind({
-    Core, useErrorClass, classifyKey: wasmClassifyKey, onchainRampUrl: wasmOnchainRampUrl,
-    parseAmount: wasmParseAmount, checkRampListener, isCryptoRequested, checkEventListener,
-  });
-}
-
-/**
- * A failure to load the .wasm as a SettlementError (code `wasm_load`), its platform error as
- * `cause`. The diagnosis (which cause, which fix) is in ./wasm-load-error.js, fetched only when
- * loading has failed: it is no part of what every page downloads. If it cannot be loaded
- * either (offline), the error still has code `wasm_load` and the cause.
- */
-function loadError(e: unknown, blocked: readonly string[]): Promise<SettlementError> {
-  return import("./wasm-load-error.js").then(
-    (m) => m.loadError(e, blocked, SettlementError),
-    () => new SettlementError(
-      `init(): settlement_wasm_bg.wasm could not be loaded. Cause: ${(e as { message?: unknown } | null | undefined)?.message ?? e}`,
-      { code: "wasm_load", cause: e }),
-  );
-}
-
-/**
- * The class tag of a value (`URL`, `Response`, `WebAssembly.Module`...): how a value is
- * recognised whichever realm made it (an edge runtime's vm context, an iframe), where
- * `instanceof` this realm's class fails. `""` for what cannot be inspected (a revoked Proxy).
- */
-function tagOf(x: unknown): string {
-  try {
-    return Object.prototype.toString.call(x).slice(8, -1);
-  } catch {
-    return "";
-  }
-}
-
-/** The kinds of input each loader takes, by tag (bytes are also any ArrayBuffer view). */
-const MODULE_TAGS = ["ArrayBuffer", "WebAssembly.Module"];
-const URL_TAGS = ["URL", "Request", "Response"];
-
-/** Whether `x` is a promise (of any realm) or another thenable; `false` when `then` throws. */
-function thenable(x: unknown): boolean {
-  try {
-    return typeof (x as { then?: unknown } | null | undefined)?.then === "function";
-  } catch {
-    return false;
-  }
-}
-
-/** `invalid_input` for what neither init nor initSync can load (before any fetch or compile). */
-function checkInput(x: unknown, field: string, urls: boolean): void {
-  const tag = tagOf(x);
-  const ok = MODULE_TAGS.includes(tag) || (tag !== "" && ArrayBuffer.isView(x)) ||
-    (urls && (typeof x === "string" || URL_TAGS.includes(tag) || thenable(x)));
-  if (!ok) throw invalid(field, `${field}: expected ${urls ? "a URL, Request, Response, " : ""}bytes or a WebAssembly.Module`);
-}
-
-/**
- * A URL, Request or Response from another realm as what the glue (which tests them with
- * `instanceof`) takes: the URL's text; the Request's URL (fetched here with default options);
- * the Response's bytes (a failed one is reported as the glue reports it). A module or bytes
- * from another realm need nothing: WebAssembly checks their real brand.
- */
-async function ownRealm(x: InitSource): Promise<InitSource> {
-  const tag = tagOf(x);
-  const C = (globalThis as { [name: string]: unknown })[tag];
-  if (!URL_TAGS.includes(tag) || (typeof C === "function" && x instanceof C)) return x;
-  if (tag === "URL") return String((x as { href?: unknown }).href);
-  if (tag === "Request") return String((x as { url?: unknown }).url);
-  const r = x as { ok?: unknown; status?: unknown; statusText?: unknown; url?: unknown; arrayBuffer(): Promise<ArrayBuffer> };
-  if (!r.ok) throw new Error(`failed to fetch Wasm: ${String(r.status)} ${String(r.statusText)} fetching '${String(r.url)}'`);
-  return r.arrayBuffer();
-}
-
-/**
- * Load and instantiate the WebAssembly module; idempotent and memoised. Required once in
- * browsers before constructing a client; in Node the module is ready on import and this
- * resolves at once. Rejects with a `SettlementError` with code `wasm_load` (HTTP 404, a
- * Content-Security-Policy block, a file that is not WebAssembly); its message names the fix
- * and `cause` keeps the platform's error. A value of none of the `InitInput` kinds rejects with
- * `invalid_input` (`field: "input"`) before anything is fetched.
- */
-export default function init(input?: InitInput): Promise<void> {
-  if (!ready) {
-    if (input !== undefined) {
-      try {
-        checkInput(input, "input", true);
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    }
-    const blocked: string[] = [];
-    const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
-    const onViolation = (ev: Event): void => {
-      const v = ev as SecurityPolicyViolationEvent;
-      blocked.push(String(v.effectiveDirective || v.violatedDirective));
-    };
-    const listen = (method: unknown): void => {
-      if (typeof method === "function") method.call(globalThis, "securitypolicyviolation", onViolation);
-    };
-    listen(g.addEventListener);
-    const loaded = input === undefined
-      ? wbgInit()
-      : Promise.resolve(input).then(ownRealm).then((source) => wbgInit({ module_or_path: source }));
-    ready = loaded
-      .then(() => { finish(); }, async (e: unknown) => {
-        // The violation event is queued as a task: let it arrive before classifying.
-        await new Promise((r) => setTimeout(r, 0));
-        ready = null;
-        throw await loadError(e, blocked);
-      })
-      .finally(() => listen(g.removeEventListener));
-  }
-  return ready;
-}
-
-export { init };
-
-/**
- * Instantiate synchronously from bytes or a compiled module (workers, tests). No-op in Node.
- * Browser entry: throws `invalid_input` (`field: "moduleOrBytes"`) for anything else, `wasm_load` for bytes
- * that are not this package's WebAssembly.
- */
-export function initSync(moduleOrBytes: ArrayBuffer | ArrayBufferView | WasmModule): void {
-  checkInput(moduleOrBytes, "moduleOrBytes", false);
-  try {
-    wbgInitSync({ module: moduleOrBytes as BufferSource | WebAssembly.Module });
-  } catch (e) {
-    // Synchronous, so no diagnosis module here: the caller's bytes are the cause, so say what
-    // they start with (a WebAssembly module starts with 00 61 73 6d).
-    let h = "";
-    try {
-      if (tagOf(moduleOrBytes) !== "WebAssembly.Module") {
-        const v = moduleOrBytes as ArrayBufferView & { buffer?: ArrayBufferLike };
-        h = [...new Uint8Array(v.buffer ?? (moduleOrBytes as ArrayBuffer), v.byteOffset ?? 0).slice(0, 4)]
-          .map((b) => b.toString(16).padStart(2, "0")).join(" ");
-      }
-    } catch {
-      // A detached buffer, say: no bytes to name; the message says what else it can.
-    }
-    const why = h && h !== "00 61 73 6d"
-      ? `not WebAssembly (starts with ${h}${h.startsWith("3c") ? ": an HTML page" : ""})`
-      : "the module could not be instantiated (corrupt, or from another version)";
-    throw new SettlementError(`initSync(): ${why}. Cause: ${(e as { message?: unknown } | null | undefined)?.message ?? e}`,
-      { code: "wasm_load", cause: e });
-  }
-  finish();
-  ready = ready || Promise.resolve();
-}
+entry("settlement_wasm_bg.wasm", { BotClient, MerchantClient, OrderIterator, OrderWatch, SettlementError });

@@ -5,10 +5,10 @@
 // the edge entry). No file is read and nothing is fetched at run time.
 import { createGlue } from "./glue-server/factory.js";
 import { SettlementError } from "./errors.js";
-import { containment } from "./containment.js";
-import { bind, generation, wasm } from "./wasm.js";
+import { containment, exposeTestHooks } from "./containment.js";
+import { bind } from "./wasm.js";
 
-export { BotClient } from "./clients.js";
+export { BotClient } from "./bot-client.js";
 // The server's MerchantClient, with the secret-key operations.
 export { MerchantClient } from "./server.js";
 export { createProxyHandler, type ProxyHandler, type ProxyOptions } from "./proxy.js";
@@ -60,19 +60,12 @@ export function start(source: BufferSource | WebAssembly.Module, entry: string):
     const fresh = createGlue();
     fresh.initSync({ module });
     return fresh;
-  }));
-  exposeTestHooks();
+  }, (live) => live.classifyKey?.("SBX-PUBK_probe")));
+  testHooks();
 }
 
-/**
- * The test hooks, only when the environment variable `SETTLEMENT_WASM_TEST_HOOKS` is `1` (never
- * otherwise, and never in the browser build): `globalThis[Symbol.for("settlement-wasm.test")]`
- * with `breakInstance()` (overflows the current instance's stack, as an unbounded recursion
- * would, and swallows the trap unseen: the instance is left broken, and the next call into it
- * traps, which is what the replacement is tested against; returns the trap's class name) and
- * `generation()` (how many times the instance was replaced).
- */
-function exposeTestHooks(): void {
+/** The test hooks (containment.ts), only when the environment variable `SETTLEMENT_WASM_TEST_HOOKS` is `1`. */
+function testHooks(): void {
   let enabled = false;
   try {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -80,18 +73,7 @@ function exposeTestHooks(): void {
   } catch {
     enabled = false;
   }
-  if (!enabled) return;
-  (globalThis as Record<symbol, unknown>)[Symbol.for("settlement-wasm.test")] = {
-    breakInstance(): string {
-      try {
-        (wasm() as unknown as { forceTrapForTests(depth: number): number }).forceTrapForTests(1_000_000_000);
-        return "no trap";
-      } catch (e) {
-        return (e as Error)?.constructor?.name ?? "unknown";
-      }
-    },
-    generation,
-  };
+  if (enabled) exposeTestHooks();
 }
 
 const ready = Promise.resolve();

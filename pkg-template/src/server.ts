@@ -10,8 +10,9 @@ import type {
   OnchainWithdrawal, OrderSearch, PaymentRequest, QuotePaymentRequest, RampQuote, RampQuoteOptions,
   RefreshRampQuoteOptions, RequestOptions, VirtualBankAccount, WithdrawOnchainOptions,
 } from "./glue/settlement_wasm.js";
-import { MerchantClient as BrowserMerchantClient, callMerchant, searchMerchant } from "./clients.js";
-import type { OrderIterator } from "./orders.js";
+import { MerchantClient as BrowserMerchantClient, callMerchant, merchantClient } from "./merchant-client.js";
+import { notLive } from "./errors.js";
+import { iterate, type OrderIterator } from "./orders.js";
 import type { WebhookEvent } from "./glue/settlement_wasm.js";
 import type { WebhookReadBack } from "./glue-server/settlement_wasm.js";
 import { wasm } from "./wasm.js";
@@ -131,7 +132,9 @@ export class MerchantClient extends BrowserMerchantClient {
    * for await (const customer of merchant.customers()) console.log(customer.email);
    */
   customers(options?: CustomersOptions): OrderIterator<MerchantCustomer> {
-    return searchMerchant<MerchantCustomer>(this, (core) => (core as ServerCore).customers(options));
+    const client = merchantClient(this);
+    if (!client) throw notLive("MerchantClient");
+    return iterate<MerchantCustomer>(client.use((core) => (core as ServerCore).customers(options)), client.fetch, client.observer("orders"));
   }
 
   /**

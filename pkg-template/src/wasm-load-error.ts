@@ -1,16 +1,15 @@
-// The diagnosis of a failed .wasm load: a file of its own, imported by index.ts only after
+// The diagnosis of a failed .wasm load: a file of its own, imported by a browser entry (browser.ts) only after
 // loading failed (so pages that load fine never download it). It is handed the entry's
 // SettlementError class rather than importing it, so the class stays one.
 import type { SettlementError } from "./errors.js";
 
-const W = "settlement_wasm_bg.wasm";
-
 /**
  * A failure to load the .wasm as a SettlementError (code `wasm_load`): the cause and the fix in
  * the message, the platform's error as `cause`. `blocked`: the CSP directives the browser
- * reported as violated meanwhile (securitypolicyviolation events).
+ * reported as violated meanwhile (securitypolicyviolation events). `W`: the entry's .wasm
+ * (`settlement_wasm_bg.wasm`, `bot_bg.wasm`, `merchant_bg.wasm`), also its subpath in the package.
  */
-export function loadError(e: unknown, blocked: readonly string[], Class: typeof SettlementError): SettlementError {
+export function loadError(e: unknown, blocked: readonly string[], Class: typeof SettlementError, W: string): SettlementError {
   const m = String((e as { message?: unknown } | null | undefined)?.message ?? e);
   const csp = (d: string) => blocked.some((v) => v.startsWith(d));
   const s = /Wasm: (\d+)/.exec(m);

@@ -2,17 +2,25 @@
 // browser glue, after init() or initSync()) or server-entry.ts (the server glue, on import).
 // Both glues export the same names; only their loading differs.
 //
-// A trap (a WebAssembly.RuntimeError; in the server entries also the RangeError of a stack
-// overflow) ends its call with `internal`. The server entries also replace the instance then
-// (containment.ts, registered with `bind`): `generation` counts the replacements, and each
-// client re-creates its wasm state from its options when it changed (clients.ts).
+// A trap (a WebAssembly.RuntimeError; also the RangeError of a stack overflow, where the
+// build has the probe) ends its call with `internal`, and every entry, browser and server,
+// replaces the instance then (containment.ts, registered with `bind`): `generation` counts the
+// replacements, and each client re-creates its wasm state from its options when it changed
+// (client.ts).
 import type * as Glue from "./glue/settlement_wasm.js";
 import { SettlementError } from "./errors.js";
 
-/** The exports of the wasm-bindgen glue that the classes and functions use. */
-export type Wasm = Pick<typeof Glue,
-  "Core" | "useErrorClass" | "classifyKey" | "onchainRampUrl" | "parseAmount" | "checkRampListener" |
-  "isCryptoRequested" | "checkEventListener">;
+/** The function exports of the glue that functions.ts uses. */
+type WasmFunctions = Pick<typeof Glue,
+  "classifyKey" | "onchainRampUrl" | "parseAmount" | "checkRampListener" | "isCryptoRequested">;
+
+/**
+ * The exports of the wasm-bindgen glue that the classes and functions use: `Core`,
+ * `useErrorClass` and `checkEventListener` (events.ts) in every build; the functions where
+ * the entry's build has them (the root's and the server's all, the merchant entry's the
+ * ramp's, the bot entry's none). An entry exports only the functions its build has.
+ */
+export type Wasm = Pick<typeof Glue, "Core" | "useErrorClass" | "checkEventListener"> & Partial<WasmFunctions>;
 
 let bound: Wasm | undefined;
 let current = 0;
@@ -45,6 +53,16 @@ export function wasm(): Wasm {
       { code: "wasm_load" });
   }
   return bound;
+}
+
+/**
+ * The bound function export `name`. Reached only from a function its entry exports, whose build
+ * has it; `internal` otherwise (a packaging bug, never a caller's).
+ */
+export function exported<K extends keyof WasmFunctions>(name: K): WasmFunctions[K] {
+  const f = wasm()[name];
+  if (!f) throw new SettlementError(`settlement-wasm: this entry's WebAssembly has no ${name}`, { code: "internal" });
+  return f as WasmFunctions[K];
 }
 
 /** How many times the instance was replaced: a wasm object made under another count is stale. */

@@ -209,7 +209,15 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
   #take(): IteratorResult<OrderWatchUpdate, undefined> | undefined {
     const core = this.#core;
     if (core) {
-      const update = core.takeUpdate() as OrderWatchUpdate | undefined;
+      let update: OrderWatchUpdate | undefined;
+      try {
+        update = core.takeUpdate() as OrderWatchUpdate | undefined;
+      } catch (e) {
+        // A core of a replaced instance (or a trap): the watch ends with `internal`, which
+        // this call then takes.
+        this.#fail(e);
+        return this.#take();
+      }
       return update ? { done: false, value: update } : undefined;
     }
     const left = this.#leftover;

@@ -47,40 +47,33 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
 
 /** The server glue's `WebhookPolicy` (only the server entries' wasm has it). */
 type ServerGlue = {
-  WebhookPolicy?: new (header: unknown, maxBodyBytes: unknown, token: unknown, onEvent: unknown,
-    onEventNeeded: boolean) => WebhookPolicy;
+  WebhookPolicy?: {
+    forHandler(options: unknown): WebhookPolicy;
+    forVerify(options: unknown): WebhookPolicy;
+  };
 };
 
-/** `options[name]`, or a SettlementError naming it when reading it throws. */
-function option(options: unknown, name: string, fn: string): unknown {
-  if (options === null || options === undefined) return undefined;
-  try {
-    return (options as Record<string, unknown>)[name];
-  } catch (cause) {
-    throw new SettlementError(`${fn}: ${name} could not be read`, { code: "invalid_input", field: name, cause });
-  }
-}
-
-function policyOf(options: unknown, fn: string, onEventNeeded: boolean): { policy: WebhookPolicy; token: unknown; onEvent: unknown } {
+/** The server glue's `WebhookPolicy` class, or a SettlementError in an entry without it. */
+function policies(fn: string): NonNullable<ServerGlue["WebhookPolicy"]> {
   const Policy = (wasm() as ServerGlue).WebhookPolicy;
   if (!Policy) {
     throw new SettlementError(`${fn} is only in the package's server entries`, { code: "invalid_input" });
   }
-  const [header, maxBodyBytes, token, onEvent] = ["header", "maxBodyBytes", "token", "onEvent"].map((n) => option(options, n, fn));
-  return { policy: new Policy(header, maxBodyBytes, token, onEvent, onEventNeeded), token, onEvent };
+  return Policy;
 }
 
 /**
  * The delivery's event, or the refusal: the method (405), the token (401; 500 when the token
  * function gave none), the body (413, 400).
  */
-async function check(policy: WebhookPolicy, token: unknown, request: Request): Promise<WebhookEvent | WebhookRefusal | WebhookAnswer> {
+async function check(policy: WebhookPolicy, request: Request): Promise<WebhookEvent | WebhookRefusal | WebhookAnswer> {
   const wrongMethod = policy.checkMethod(String(request.method));
   if (wrongMethod) return wrongMethod;
   let given: unknown = undefined;
-  if (policy.tokenIsFunction) {
+  const token = policy.tokenFunction;
+  if (token) {
     try {
-      given = await (token as (r: Request) => unknown)(request);
+      given = await token(request);
     } catch {
       given = null;
     }
@@ -114,18 +107,19 @@ function respond(a: { status: number; body: string }): Response {
  * `SettlementError` (`invalid_input`).
  */
 export function createWebhookHandler(options: WebhookOptions): WebhookHandler {
-  const { policy, token, onEvent } = policyOf(options, "createWebhookHandler", true);
+  const policy = policies("createWebhookHandler").forHandler(options);
+  const onEvent = policy.onEvent as (e: WebhookEvent) => unknown;
   return async function handler(request: Request): Promise<Response> {
     let result: Awaited<ReturnType<typeof check>>;
     try {
-      result = await check(policy, token, request);
+      result = await check(policy, request);
     } catch {
       // A request whose values could not be read: never a foreign exception, never a stack.
       return respond(policy.handlerFailed());
     }
     if (!isEvent(result)) return respond(result);
     try {
-      await (onEvent as (e: WebhookEvent) => unknown)(result);
+      await onEvent(result);
     } catch {
       return respond(policy.handlerFailed());
     }
@@ -139,10 +133,10 @@ export function createWebhookHandler(options: WebhookOptions): WebhookHandler {
  * `too_large`, `invalid_input` (not POST, a body that is not an event, or invalid options).
  */
 export async function verifyWebhook(request: Request, options: VerifyWebhookOptions): Promise<WebhookEvent> {
-  const { policy, token } = policyOf(options, "verifyWebhook", false);
+  const policy = policies("verifyWebhook").forVerify(options);
   let result: Awaited<ReturnType<typeof check>>;
   try {
-    result = await check(policy, token, request);
+    result = await check(policy, request);
   } catch (cause) {
     throw new SettlementError("verifyWebhook: the request could not be read", { code: "invalid_input", field: "request", cause });
   }

@@ -155,7 +155,7 @@ fn an_echoed_key_never_reaches_an_event_a_log_line_or_the_error() {
     }
     assert!(!text.to_ascii_lowercase().contains("set-cookie"), "{text}");
     // The npm build's errors get them from its shell instead.
-    #[cfg(not(feature = "npm"))]
+    #[cfg(not(feature = "npm-base"))]
     {
         assert_eq!(e.request_id.as_deref(), Some("req-42"));
         assert!(e.headers.iter().any(|(n, _)| n == "x-echo"));

@@ -51,7 +51,10 @@ fn preserve<S: Serializer>(value: &&Json, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// A JSON value of the caller's (a `metadata` object) itself, not a copy.
-#[cfg(all(target_arch = "wasm32", any(feature = "server", not(feature = "npm"))))]
+#[cfg(all(
+    target_arch = "wasm32",
+    any(feature = "server", not(feature = "npm-base"))
+))]
 pub fn preserve_json<S: Serializer>(value: &Json, s: S) -> Result<S::Ok, S::Error> {
     serde_wasm_bindgen::preserve::serialize(value, s)
 }

@@ -22,7 +22,7 @@ pub enum Expect {
     /// with numeric page information; it is returned (rows unchecked and untouched).
     Page(&'static str),
     /// (The secret-key operations' only: not in the npm browser build.)
-    #[cfg(any(feature = "server", not(feature = "npm")))]
+    #[cfg(any(feature = "server", not(feature = "npm-base")))]
     /// `data.<parent>.<field>` must be a cursor connection: `{ nodes: [...] | null, pageInfo: {
     /// hasNextPage, endCursor } }` with `hasNextPage` a boolean and `endCursor` a string or
     /// `null`; it is returned (nodes unchecked and untouched).
@@ -138,7 +138,7 @@ fn check_shape(status: u16, data: Json, expect: Expect) -> Result<Json, Error> {
             }
             Ok(page)
         }
-        #[cfg(any(feature = "server", not(feature = "npm")))]
+        #[cfg(any(feature = "server", not(feature = "npm-base")))]
         Expect::Connection(parent, field) => {
             let fail = |what: &str| shape_error(status, &format!("{parent}.{field}"), what);
             let page = data

@@ -12,14 +12,19 @@
 
 use std::rc::Rc;
 
-use js_sys::{Array, Function};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::{error, object, options};
 use crate::call::{Attempt, Next, PreparedCall};
-use crate::config::{Config, BOT_PATH, MERCHANT_PATH};
+use crate::config::Config;
+#[cfg(feature = "npm-bot")]
+use crate::config::BOT_PATH;
+#[cfg(feature = "npm-merchant")]
+use crate::config::MERCHANT_PATH;
 use crate::error::Error;
 use crate::operations::{self, Endpoint};
+#[cfg(feature = "npm-bot")]
 use crate::pager::{PageQuery, SearchStep};
 use crate::transport::Signal;
 
@@ -74,8 +79,18 @@ impl Core {
     ) -> Result<Core, JsValue> {
         super::install_panic_hook();
         let (endpoint, path) = match endpoint {
+            #[cfg(feature = "npm-merchant")]
             "merchant" => (Endpoint::Merchant, MERCHANT_PATH),
-            _ => (Endpoint::Bot, BOT_PATH),
+            #[cfg(feature = "npm-bot")]
+            "bot" => (Endpoint::Bot, BOT_PATH),
+            // The shell names only the endpoints of the clients its entry exports.
+            _ => {
+                let e = Error::invalid(
+                    "endpoint",
+                    format!("{endpoint} has no client in this build"),
+                );
+                return Err(error::to_js(&e));
+            }
         };
         let (opts, hooks) =
             options::client_options(&options, endpoint).map_err(|e| error::to_js(&e))?;
@@ -138,8 +153,9 @@ impl Core {
         self.call(call)
     }
 
-    /// `confirmUntilSettled(options)`: checks every option (the `confirmTransaction`
+    /// `confirmUntilSettled(options)` (the merchant client's): checks every option (the `confirmTransaction`
     /// arguments, `intervalMs`, `maxTries`, `signal`) and starts the confirmation loop.
+    #[cfg(feature = "npm-merchant")]
     pub fn confirmation(&self, options: JsValue) -> Result<Confirmation, JsValue> {
         let confirmation = options::confirm_until_settled_args(&options).and_then(|a| {
             let (values, field_options) =
@@ -162,7 +178,9 @@ impl Core {
         }
     }
 
-    /// `orders(options)`: checks the options and starts the search of every matching order.
+    /// `orders(options)` (the bot client's): checks the options and starts the search of every
+    /// matching order.
+    #[cfg(feature = "npm-bot")]
     pub fn orders(&self, options: JsValue) -> Result<Search, JsValue> {
         let search = options::orders_args(&options).and_then(|a| {
             let query = PageQuery::new(a.per_page, a.filter, a.fields.as_deref(), a.signal)?;
@@ -174,6 +192,7 @@ impl Core {
     /// `watchOrders(options)`: checks the options and starts the watch, not yet polling. Its
     /// poll's requests carry `signal` (the shell's own, which `stop()` aborts); the caller's
     /// `options.signal` is handed back as `callerSignal`.
+    #[cfg(feature = "npm-bot")]
     #[wasm_bindgen(js_name = watchOrders)]
     pub fn watch_orders(
         &self,
@@ -206,7 +225,8 @@ impl Core {
     }
 
     /// `reconcile(order, options)`: checks `order.id`, `order.orderId` and the options and
-    /// starts the search of the order's current record.
+    /// starts the search of the order's current record (the bot client's).
+    #[cfg(feature = "npm-bot")]
     pub fn reconcile(&self, order: JsValue, options: JsValue) -> Result<Search, JsValue> {
         let search = options::reconcile_args(&order, &options)
             .and_then(|(id, order_id, o)| crate::pager::Search::reconcile(id, order_id, o));
@@ -226,6 +246,7 @@ impl Core {
         }
     }
 
+    #[cfg(feature = "npm-bot")]
     fn search(&self, search: Result<crate::pager::Search, Error>) -> Result<Search, JsValue> {
         match search {
             Ok(search) => Ok(Search {
@@ -331,12 +352,14 @@ impl Call {
 }
 
 /// `confirmUntilSettled`: the core's confirmation loop (see [`crate::confirm`]).
+#[cfg(feature = "npm-merchant")]
 #[wasm_bindgen(js_name = Confirmation)]
 pub struct Confirmation {
     settings: Rc<Settings>,
     confirmation: crate::confirm::Confirmation,
 }
 
+#[cfg(feature = "npm-merchant")]
 #[wasm_bindgen(js_class = Confirmation)]
 impl Confirmation {
     /// The caller's `AbortSignal`, if any (the driver's waits honour it).
@@ -398,12 +421,14 @@ impl Confirmation {
 }
 
 /// `orders()` or `reconcile`: the core's order search (see [`crate::pager::Search`]).
+#[cfg(feature = "npm-bot")]
 #[wasm_bindgen(js_name = OrderSearch)]
 pub struct Search {
     settings: Rc<Settings>,
     search: crate::pager::Search,
 }
 
+#[cfg(feature = "npm-bot")]
 #[wasm_bindgen(js_class = OrderSearch)]
 impl Search {
     /// The next step: a row to hand out, a call to run (then `receive` its value), or done.
@@ -441,6 +466,7 @@ impl Search {
 /// `watchOrders()`: the core's order watch (see [`crate::watch::Watch`]). The shell keeps the
 /// clock (`now`: `performance.now()`), the timers and the page's visibility; the watch says
 /// what to do and what changed.
+#[cfg(feature = "npm-bot")]
 #[wasm_bindgen(js_name = OrderWatchCore)]
 pub struct Watch {
     settings: Rc<Settings>,
@@ -448,6 +474,7 @@ pub struct Watch {
     caller_signal: Option<Signal>,
 }
 
+#[cfg(feature = "npm-bot")]
 #[wasm_bindgen(js_class = OrderWatchCore)]
 impl Watch {
     /// The poll (the same call every time; the shell makes it once and frees it at the end).
@@ -545,8 +572,9 @@ impl Watch {
         let Some(u) = self.watch.take_update() else {
             return Ok(JsValue::UNDEFINED);
         };
-        let list = |rows: Vec<JsValue>| -> JsValue { rows.into_iter().collect::<Array>().into() };
-        let changed: Array = u
+        let list =
+            |rows: Vec<JsValue>| -> JsValue { rows.into_iter().collect::<js_sys::Array>().into() };
+        let changed: js_sys::Array = u
             .changed
             .into_iter()
             .map(|c| object(&[("before", &c.before), ("after", &c.after)]))

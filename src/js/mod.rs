@@ -13,6 +13,11 @@
 //! | `WebhookPolicy` (`webhook.rs`, feature `server` only) | `createWebhookHandler`'s and `verifyWebhook`'s checks: `checkMethod`, `checkToken`, `parse(body)` (event or refusal), their own answers |
 //! | functions | `useErrorClass`, `classifyKey`, `onchainRampUrl`, `parseAmount`, `checkRampListener`, `isCryptoRequested` |
 //!
+//! Each entry's browser build exports only its clients' part (Cargo features): `npm-bot`
+//! the bot endpoint's `Core`, `Search` and `Watch`; `npm-merchant` the merchant endpoint's
+//! `Core`, `Confirmation` and the ramp's functions; the root (`npm`, both) also `classifyKey`
+//! and `parseAmount`. `Core`, `Call` and `useErrorClass` are in every build.
+//!
 //! Objects cross the boundary with named members (`{ kind: "retry", delayMs }`), declared
 //! for TypeScript in `SHAPES`. `options.rs` is the one reader of the caller's option
 //! objects: it reads each value once, catching, and refuses what it cannot use with
@@ -132,6 +137,8 @@ pub fn use_error_class(
 }
 
 /// `classifyKey(key)`: the key's class by its `PUBK_` / `SECK_` marker; the key is not kept.
+/// The root entry's (built with both clients).
+#[cfg(all(feature = "npm-bot", feature = "npm-merchant"))]
 #[wasm_bindgen(js_name = classifyKey, unchecked_return_type = "\"public\" | \"secret\" | \"unknown\"")]
 pub fn classify_key(key: JsValue) -> JsValue {
     let kind = match options::text(&key, "key", crate::inputs::MAX_TEXT_LEN) {
@@ -141,13 +148,15 @@ pub fn classify_key(key: JsValue) -> JsValue {
     JsValue::from_str(kind.as_str())
 }
 
-/// `onchainRampUrl(options)`: the hosted onchain ramp link.
+/// `onchainRampUrl(options)`: the hosted onchain ramp link (the merchant entry's and the root's).
+#[cfg(feature = "npm-merchant")]
 #[wasm_bindgen(js_name = onchainRampUrl)]
 pub fn onchain_ramp_url(options: JsValue) -> Result<String, JsValue> {
     options::ramp_url(&options).map_err(|e| error::to_js(&e))
 }
 
-/// `parseAmount(text)`: decimal text as `{ minorUnits, scale }`.
+/// `parseAmount(text)`: decimal text as `{ minorUnits, scale }`. The root entry's.
+#[cfg(all(feature = "npm-bot", feature = "npm-merchant"))]
 #[wasm_bindgen(js_name = parseAmount, unchecked_return_type = "ParsedAmount")]
 pub fn parse_amount(text: JsValue) -> Result<JsValue, JsValue> {
     let text = options::text(&text, "amount", crate::inputs::MAX_TEXT_LEN)
@@ -161,7 +170,8 @@ pub fn parse_amount(text: JsValue) -> Result<JsValue, JsValue> {
 
 /// Checks `listenForRampEvents`' options (`options`, with no other key, whose values the shell
 /// read once): `allowedOrigin` an origin, `onCryptoRequested` a function, `target` (absent:
-/// the global object) an object with `addEventListener`.
+/// the global object) an object with `addEventListener`. The merchant entry's and the root's.
+#[cfg(feature = "npm-merchant")]
 #[wasm_bindgen(js_name = checkRampListener)]
 pub fn check_ramp_listener(
     options: JsValue,
@@ -175,10 +185,34 @@ pub fn check_ramp_listener(
 }
 
 /// Whether a `message` event is a `crypto.requested` message of the documented shape from
-/// exactly `allowedOrigin` (the ramp page's): the listener's filter.
+/// exactly `allowedOrigin` (the ramp page's): the listener's filter. The merchant entry's and
+/// the root's.
+#[cfg(feature = "npm-merchant")]
 #[wasm_bindgen(js_name = isCryptoRequested)]
 pub fn is_crypto_requested(allowed_origin: JsValue, origin: JsValue, data: JsValue) -> bool {
     crate::ramp::accepts(&allowed_origin, &origin, &data)
+}
+
+#[cfg(any(feature = "server", feature = "test-hooks"))]
+/// A test hook, in the server build (its entries expose it only when the environment variable
+/// `SETTLEMENT_WASM_TEST_HOOKS` is `1`) and in a browser build made with the feature
+/// `test-hooks` (`SETTLEMENT_WASM_TEST_HOOKS=1 scripts/build-pkg.sh`; never published): overflows the
+/// instance's stack with a recursion `depth` calls deep, as an undiscovered unbounded
+/// recursion would. The trap leaves the instance unusable (its stack pointer is never
+/// restored), which is what the entries' replacement of the instance is tested against.
+#[wasm_bindgen(js_name = forceTrapForTests)]
+pub fn force_trap_for_tests(depth: u32) -> u32 {
+    /// One frame of about 1 KB of stack, kept by `black_box` (no tail call, no inlining).
+    fn dive(n: u32, depth: u32) -> u32 {
+        let mut frame = [0u8; 1024];
+        frame[(n as usize) % 1024] = n as u8;
+        let frame = std::hint::black_box(frame);
+        if n >= depth {
+            return u32::from(frame[0]);
+        }
+        dive(n + 1, depth).wrapping_add(u32::from(frame[(n as usize * 7) % 1024]))
+    }
+    dive(0, depth)
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]

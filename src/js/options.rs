@@ -11,7 +11,9 @@ use crate::inputs;
 use crate::json::js_impl as js;
 use crate::operations::{Arguments, Check, Endpoint, Kind, Operation, Value};
 use crate::transport::Signal;
-use crate::types::{CallOptions, FieldOptions, OrderHistoryFilter, OrdersArgs, WatchOrdersArgs};
+use crate::types::{CallOptions, FieldOptions, OrderHistoryFilter};
+#[cfg(feature = "npm-bot")]
+use crate::types::{OrdersArgs, WatchOrdersArgs};
 
 // Catching reads of the caller's values that the core's JSON view does not need. js-sys's
 // `Object.keys` does not catch (it throws on a revoked Proxy or a throwing trap), and
@@ -63,7 +65,7 @@ fn unreadable(field: &str) -> Error {
 }
 
 /// `obj[key]` (a catching `Reflect.get`), with `undefined` and `null` meaning absent.
-fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
+pub fn get(obj: &JsValue, key: &str, field: &str) -> Result<Option<JsValue>, Error> {
     js::read(obj, &JsValue::from_str(key))
         .map(|v| Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
         .map_err(|_| unreadable(field))
@@ -113,7 +115,7 @@ fn refuse_unknown_keys(o: &JsValue, known: &dyn Fn(&str) -> bool) -> Result<(), 
 
 /// An options object of a method whose options are `known`: absent (`undefined`/`null`), or
 /// an object (not an array) with no other key ([`refuse_unknown_keys`]).
-fn options_of(value: &JsValue, known: &[&str]) -> Result<Option<JsValue>, Error> {
+pub fn options_of(value: &JsValue, known: &[&str]) -> Result<Option<JsValue>, Error> {
     let o = options_object(value, "options")?;
     if let Some(o) = &o {
         refuse_unknown_keys(o, &|name| known.contains(&name))?;
@@ -288,6 +290,7 @@ pub fn call_options(value: &JsValue) -> Result<CallOptions, Error> {
 }
 
 /// `{ perPage?, filter?, fields?, signal? }`
+#[cfg(feature = "npm-bot")]
 pub fn orders_args(value: &JsValue) -> Result<OrdersArgs, Error> {
     match options_of(value, &["perPage", "filter", "fields", "signal"])? {
         None => Ok(OrdersArgs::default()),
@@ -312,6 +315,7 @@ pub fn customers_args(value: &JsValue) -> Result<crate::types::CustomersArgs, Er
 
 /// `watchOrders` options: `filter`, `perPage`, `fields`, `intervalMs`, `maxIntervalMs`,
 /// `pauseWhenHidden`, `signal` (checked further by the core).
+#[cfg(feature = "npm-bot")]
 pub fn watch_args(value: &JsValue) -> Result<WatchOrdersArgs, Error> {
     const KNOWN: [&str; 7] = [
         "filter",
@@ -485,6 +489,7 @@ fn query_values(op: &Operation, value: &JsValue) -> Result<(Arguments, FieldOpti
 
 /// `reconcile(order, options)`'s arguments: `order.id` and `order.orderId` (strings, or
 /// absent), and `{ fields?, signal? }`.
+#[cfg(feature = "npm-bot")]
 pub fn reconcile_args(
     order: &JsValue,
     options: &JsValue,
@@ -513,6 +518,7 @@ pub fn reconcile_args(
 /// The onchain ramp link from `OnchainRampOptions`: each option read (a string, or for
 /// `hideAddress` and `isWalletContext` a boolean), then checked by the core
 /// ([`crate::ramp::onchain_ramp_url`]).
+#[cfg(feature = "npm-merchant")]
 pub fn ramp_url(value: &JsValue) -> Result<String, Error> {
     const KNOWN: [&str; 13] = [
         "rampUrl",
@@ -551,6 +557,7 @@ pub fn ramp_url(value: &JsValue) -> Result<String, Error> {
 
 /// Checks `listenForRampEvents`' options (`allowedOrigin`, `onCryptoRequested`, `target`)
 /// and returns the target: `target`, or `globalThis`; it must have `addEventListener`.
+#[cfg(feature = "npm-merchant")]
 pub fn ramp_listener(
     options: &JsValue,
     allowed_origin: &JsValue,
@@ -726,6 +733,7 @@ pub fn client_options(
 
 /// `confirmUntilSettled`'s options: `{ paymentRequest, transactionHash, intervalMs?,
 /// maxTries?, signal? }`; any other key is refused, naming it.
+#[cfg(feature = "npm-merchant")]
 pub fn confirm_until_settled_args(
     value: &JsValue,
 ) -> Result<crate::types::ConfirmUntilSettledArgs, Error> {

@@ -196,23 +196,3 @@ export type ProxyDecision =
   | { kind: "forward"; body: string; mutation: boolean }
   | { kind: "refuse"; status: number; body: string };
 "#;
-
-/// A test hook of the server build (never in the browser build; the server entries expose it
-/// only when the environment variable `SETTLEMENT_WASM_TEST_HOOKS` is `1`): overflows the
-/// instance's stack with a recursion `depth` calls deep, as an undiscovered unbounded
-/// recursion would. The trap leaves the instance unusable (its stack pointer is never
-/// restored), which is what the entries' replacement of the instance is tested against.
-#[wasm_bindgen(js_name = forceTrapForTests)]
-pub fn force_trap_for_tests(depth: u32) -> u32 {
-    /// One frame of about 1 KB of stack, kept by `black_box` (no tail call, no inlining).
-    fn dive(n: u32, depth: u32) -> u32 {
-        let mut frame = [0u8; 1024];
-        frame[(n as usize) % 1024] = n as u8;
-        let frame = std::hint::black_box(frame);
-        if n >= depth {
-            return u32::from(frame[0]);
-        }
-        dive(n + 1, depth).wrapping_add(u32::from(frame[(n as usize * 7) % 1024]))
-    }
-    dive(0, depth)
-}

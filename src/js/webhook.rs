@@ -2,12 +2,20 @@
 //! `createWebhookHandler` and `verifyWebhook` (the TypeScript shell's `webhook.ts`) ask about
 //! every delivery. Conversion only; every rule is [`crate::webhook`]'s.
 
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-use super::{error, object};
+use super::{error, object, options};
 use crate::error::Error;
 use crate::json::js_impl;
 use crate::webhook::{Answer, Verifier, MAX_TOKENS, MAX_TOKEN_LEN};
+
+/// The options `verifyWebhook` takes; any other key is refused, naming it.
+const VERIFY_OPTIONS: [&str; 3] = ["header", "maxBodyBytes", "token"];
+
+/// The options `createWebhookHandler` takes: `verifyWebhook`'s and `onEvent`.
+const HANDLER_OPTIONS: [&str; 4] = ["header", "maxBodyBytes", "token", "onEvent"];
 
 /// One receiver's checked options and its checks.
 #[wasm_bindgen]
@@ -16,6 +24,10 @@ pub struct WebhookPolicy {
     /// The tokens given as a string or an array; `None` when `token` is a function (the
     /// shell calls it for each delivery and passes what it returned).
     tokens: Option<Vec<String>>,
+    /// `token` when it is a function.
+    token_function: Option<Function>,
+    /// `onEvent` (`createWebhookHandler`'s; `None` for `verifyWebhook`).
+    on_event: Option<Function>,
 }
 
 /// `{ status, body }`.
@@ -46,7 +58,7 @@ fn invalid_token() -> Error {
 fn token_list(value: &JsValue) -> Result<Vec<String>, Error> {
     let max = MAX_TOKEN_LEN as u32;
     let one = |v: &JsValue| -> Result<String, Error> {
-        match super::options::text(v, "token", max) {
+        match options::text(v, "token", max) {
             Ok(Some(t)) => Ok(t),
             _ => Err(invalid_token()),
         }
@@ -71,56 +83,69 @@ fn token_list(value: &JsValue) -> Result<Vec<String>, Error> {
 
 #[wasm_bindgen]
 impl WebhookPolicy {
-    /// Checks the options of `createWebhookHandler` (`onEvent` a function) or, when
-    /// `on_event` is not needed, of `verifyWebhook`: `header` (absent: `x-cashramp-token`),
+    /// `createWebhookHandler`'s options, read once: `header` (absent: `x-cashramp-token`),
     /// `maxBodyBytes` (absent: 65536), `token` (a non-empty string, an array of 1 to 16 of
-    /// them, or a function). Throws `SettlementError` (`invalid_input` naming the option).
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        header: JsValue,
-        max_body_bytes: JsValue,
-        token: JsValue,
-        on_event: JsValue,
-        on_event_needed: bool,
-    ) -> Result<WebhookPolicy, JsValue> {
+    /// them, or a function) and `onEvent` (a function); any other key is refused. Throws
+    /// `SettlementError` (`invalid_input` naming the option).
+    #[wasm_bindgen(js_name = forHandler)]
+    pub fn for_handler(options: JsValue) -> Result<WebhookPolicy, JsValue> {
         super::install_panic_hook();
-        Self::check(header, max_body_bytes, token, on_event, on_event_needed)
-            .map_err(|e| error::to_js(&e))
+        Self::read_handler(&options).map_err(|e| error::to_js(&e))
     }
 
-    fn check(
-        header: JsValue,
-        max_body_bytes: JsValue,
-        token: JsValue,
-        on_event: JsValue,
-        on_event_needed: bool,
-    ) -> Result<WebhookPolicy, Error> {
-        let header = if header.is_undefined() || header.is_null() {
-            None
-        } else {
-            match super::options::text(&header, "header", 64)? {
-                Some(h) => Some(h),
-                None => return Err(Error::invalid("header", "header must be a string")),
-            }
+    /// `verifyWebhook`'s options, read once: those of [`WebhookPolicy::for_handler`] but
+    /// `onEvent`.
+    #[wasm_bindgen(js_name = forVerify)]
+    pub fn for_verify(options: JsValue) -> Result<WebhookPolicy, JsValue> {
+        super::install_panic_hook();
+        Self::read(&options, &VERIFY_OPTIONS).map_err(|e| error::to_js(&e))
+    }
+
+    fn read_handler(value: &JsValue) -> Result<WebhookPolicy, Error> {
+        let mut policy = Self::read(value, &HANDLER_OPTIONS)?;
+        let on_event = match options::get(value, "onEvent", "onEvent")? {
+            Some(f) => f.dyn_into::<Function>().ok(),
+            None => None,
         };
-        let max = if max_body_bytes.is_undefined() || max_body_bytes.is_null() {
-            None
-        } else {
-            Some(max_body_bytes.as_f64().unwrap_or(f64::NAN))
-        };
-        let verifier = Verifier::new(header.as_deref(), max)?;
-        let tokens = if token.is_function() {
-            None
-        } else {
-            Some(token_list(&token)?)
-        };
-        if on_event_needed && !on_event.is_function() {
+        if on_event.is_none() {
             return Err(Error::invalid(
                 "onEvent",
                 "onEvent must be a function (called with each verified event)",
             ));
         }
-        Ok(WebhookPolicy { verifier, tokens })
+        policy.on_event = on_event;
+        Ok(policy)
+    }
+
+    /// The options common to both: `value` checked against `known`, then `header`,
+    /// `maxBodyBytes` and `token`, each read once.
+    fn read(value: &JsValue, known: &[&str]) -> Result<WebhookPolicy, Error> {
+        let Some(o) = options::options_of(value, known)? else {
+            return Err(invalid_token());
+        };
+        let header = match options::get(&o, "header", "header")? {
+            None => None,
+            Some(h) => match options::text(&h, "header", 64)? {
+                Some(h) => Some(h),
+                None => return Err(Error::invalid("header", "header must be a string")),
+            },
+        };
+        let max = options::get(&o, "maxBodyBytes", "maxBodyBytes")?
+            .map(|m| m.as_f64().unwrap_or(f64::NAN));
+        let verifier = Verifier::new(header.as_deref(), max)?;
+        let (tokens, token_function) = match options::get(&o, "token", "token")? {
+            None => return Err(invalid_token()),
+            Some(t) => match t.dyn_into::<Function>() {
+                Ok(f) => (None, Some(f)),
+                Err(t) => (Some(token_list(&t)?), None),
+            },
+        };
+        Ok(WebhookPolicy {
+            verifier,
+            tokens,
+            token_function,
+            on_event: None,
+        })
     }
 
     /// The header carrying the token, in lower case.
@@ -135,11 +160,17 @@ impl WebhookPolicy {
         self.verifier.max_body_bytes()
     }
 
-    /// Whether `token` was a function: the shell calls it for each delivery and passes its
-    /// result to `checkToken`.
-    #[wasm_bindgen(getter, js_name = tokenIsFunction)]
-    pub fn token_is_function(&self) -> bool {
-        self.tokens.is_none()
+    /// `token` when it was a function: the shell calls it for each delivery and passes its
+    /// result to `checkToken`; `undefined` otherwise.
+    #[wasm_bindgen(getter, js_name = tokenFunction)]
+    pub fn token_function(&self) -> Option<Function> {
+        self.token_function.clone()
+    }
+
+    /// `onEvent` (`createWebhookHandler`'s); `undefined` for `verifyWebhook`'s policy.
+    #[wasm_bindgen(getter, js_name = onEvent)]
+    pub fn on_event(&self) -> Option<Function> {
+        self.on_event.clone()
     }
 
     /// The request's method: `undefined` for `POST`, else the 405 answer.
@@ -171,7 +202,7 @@ impl WebhookPolicy {
             },
         };
         // A value longer than any token is wrong: refused without being copied.
-        let presented = super::options::text(&presented, "header", MAX_TOKEN_LEN as u32)
+        let presented = options::text(&presented, "header", MAX_TOKEN_LEN as u32)
             .ok()
             .flatten();
         match self
@@ -238,7 +269,7 @@ fn member_text(target: &JsValue, name: &str, field: &str) -> Result<Option<Strin
     let v = js_impl::read(target, &JsValue::from_str(name))
         .map_err(|_| Error::invalid(field, format!("{field} could not be read")))?;
     // At most the longest text the operations accept; longer is refused by the call itself.
-    Ok(super::options::text(&v, field, crate::inputs::MAX_TEXT_LEN)
+    Ok(options::text(&v, field, crate::inputs::MAX_TEXT_LEN)
         .ok()
         .flatten())
 }

@@ -1462,7 +1462,7 @@ fn typescript_signature(op: &Operation) -> String {
 }
 
 /// The TypeScript shell's method names and signatures, generated from the declarations: the
-/// npm classes are checked against them (`pkg-template/src/clients.ts`, `server.ts`), so
+/// npm classes are checked against them (`pkg-template/src/bot-client.ts`, `merchant-client.ts`, `server.ts`), so
 /// `tsc` fails the build when a declaration has no method there, or when a method's
 /// parameters or result differ from what its declaration says. This test fails when the
 /// generated file is stale; `UPDATE_GENERATED=1 cargo test` rewrites it.

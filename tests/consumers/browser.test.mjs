@@ -4,7 +4,7 @@
 // SettlementErrors with code wasm_load naming the fix.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { launch } from "../e2e/support/browser.mjs";
@@ -43,6 +43,8 @@ async function openApp(url) {
   const page = await context.newPage();
   const problems = [];
   const warnings = [];
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
   page.on("pageerror", (e) => problems.push(`uncaught: ${e.name}: ${e.message}`));
   page.on("console", (m) => {
     if (m.type() === "warning") warnings.push(m.text());
@@ -63,7 +65,7 @@ async function openApp(url) {
       if (problems.some((p) => p.startsWith("uncaught"))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    return { text, problems, warnings };
+    return { text, problems, warnings, requests };
   } finally {
     await context.close();
   }
@@ -98,6 +100,30 @@ describe("bundlers (README recipes)", () => {
     const dir = app("vite", { "index.html": recipe("vite", "index.html"), "main.js": recipe("vite", "main.js") });
     await built(dir, "vite", ["build", "--logLevel", "warn"]);
     await servedApp(path.join(dir, "dist"));
+  });
+
+  test("Vite build of a page importing settlement-wasm/bot: it emits and fetches the bot entry's .wasm only", async () => {
+    const main = recipe("vite", "main.js").replace('from "settlement-wasm";', 'from "settlement-wasm/bot";');
+    assert.notEqual(main, recipe("vite", "main.js"), "the recipe imports settlement-wasm");
+    const dir = app("vite-bot", { "index.html": recipe("vite", "index.html"), "main.js": main });
+    await built(dir, "vite", ["build", "--logLevel", "warn"]);
+    const assets = readdirSync(path.join(dir, "dist", "assets"));
+    const emitted = assets.filter((f) => f.endsWith(".wasm"));
+    assert.equal(emitted.length, 1, `one .wasm emitted: ${emitted}`);
+    const bytes = readFileSync(path.join(dir, "dist", "assets", emitted[0]));
+    assert.ok(bytes.equals(readFileSync(path.join(PKG_DIR, "web", "bot_bg.wasm"))), `${emitted[0]} is the bot entry's .wasm`);
+    // Nor does its JavaScript carry the other client.
+    const js = assets.filter((f) => f.endsWith(".js")).map((f) => readFileSync(path.join(dir, "dist", "assets", f), "utf8")).join("\n");
+    assert.doesNotMatch(js, /MerchantClient|classifyKey|core_confirmation/);
+    const server = await serve(path.join(dir, "dist"));
+    try {
+      const { text, problems, requests } = await openApp(`${server.url}/`);
+      assert.equal(text, EXPECTED, `problems: ${problems.join("\n") || "none"}`);
+      assert.deepEqual(problems, []);
+      assert.deepEqual(requests.filter((u) => /\.wasm(\?|$)/.test(u)).map((u) => new URL(u).pathname), [`/assets/${emitted[0]}`]);
+    } finally {
+      await server.close();
+    }
   });
 
   test("Vite dev server: the same app served by `vite`", async () => {

@@ -11,12 +11,20 @@ requireEnv({ sandbox: false });
 const PKG = path.join(ROOT, "pkg");
 
 const EXPECTED = [
-  "LICENSE-APACHE", "LICENSE-MIT", "README.md", "edge/index.js", "edge/settlement_wasm_bg.wasm",
-  "index.d.cts", "index.d.ts", "index.js", "node.d.cts", "node.d.ts",
+  "LICENSE-APACHE", "LICENSE-MIT", "README.md",
+  // settlement-wasm/bot and settlement-wasm/merchant: the browser bundles, their types, and their
+  // server runtimes' files (bot/, merchant/: the server entries' exports of the same names).
+  "bot.d.cts", "bot.d.ts", "bot.js", "bot/edge.js", "bot/node.cjs", "bot/node.mjs",
+  "edge/index.js", "edge/settlement_wasm_bg.wasm",
+  "index.d.cts", "index.d.ts", "index.js",
+  "merchant-node.d.cts", "merchant-node.d.ts", "merchant.d.cts", "merchant.d.ts", "merchant.js",
+  "merchant/edge.js", "merchant/node.cjs", "merchant/node.mjs",
+  "node.d.cts", "node.d.ts",
   "node/index.cjs", "node/index.mjs", "node/package.json", "node/settlement_wasm.d.ts", "package.json",
-  "types/clients.d.ts", "types/errors.d.ts", "types/functions.d.ts", "types/index.d.ts", "types/orders.d.ts", "types/package.json",
+  "types/bot-client.d.ts", "types/bot.d.ts", "types/browser.d.ts", "types/errors.d.ts", "types/functions.d.ts",
+  "types/index.d.ts", "types/merchant-client.d.ts", "types/merchant.d.ts", "types/orders.d.ts", "types/package.json",
   "types/proxy.d.ts", "types/server.d.ts", "types/watch.d.ts", "types/webhook.d.ts", "wasm-load-error.js",
-  "web/settlement_wasm_bg.wasm",
+  "web/bot_bg.wasm", "web/merchant_bg.wasm", "web/settlement_wasm_bg.wasm",
 ];
 // npm ships the first four whatever `files` says; node/package.json and types/package.json give
 // their directories their module type (CommonJS): read by Node and TypeScript, referenced by no file.

@@ -139,11 +139,14 @@ describe("Deno", () => {
   });
 });
 
-describe("Cloudflare Workers", () => {
-  test("wrangler dev (workerd): the workerd entry, init() and both clients with the secret key", async () => {
-    const dir = app("workers", {
-      "wrangler.toml": `name = "settlement-consumer"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
-      "src/index.js": `import init, { BotClient, MerchantClient } from "settlement-wasm";
+/**
+ * A Workers script (`app` dir `dir`, worker `name`) that imports both clients with `imports`,
+ * calls each with the secret key, and answers their results: run under `wrangler dev`.
+ */
+async function checkWorkers(dir, name, imports) {
+  const root = app(dir, {
+    "wrangler.toml": `name = "${name}"\nmain = "src/index.js"\ncompatibility_date = "2025-01-01"\n`,
+    "src/index.js": `${imports}
 
 export default {
   async fetch(request, env) {
@@ -156,16 +159,55 @@ export default {
   },
 };
 `,
+  });
+  const port = await freePort();
+  const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
+    "--var", `BASE_URL:${SANDBOX_URL}`, "--var", `AGENT_KEY:${AGENT_KEY}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
+  { cwd: root, env: ENV, group: true });
+  try {
+    assert.deepEqual(await json(`http://127.0.0.1:${port}/`, server), SERVER_RESULT);
+  } finally {
+    await server.stop();
+  }
+}
+
+describe("Cloudflare Workers", () => {
+  test("wrangler dev (workerd): the workerd entry, init() and both clients with the secret key", async () => {
+    await checkWorkers("workers", "settlement-consumer", `import init, { BotClient, MerchantClient } from "settlement-wasm";`);
+  });
+});
+
+// settlement-wasm/bot and settlement-wasm/merchant in the server runtimes: the same calls, each
+// client from its own entry (on a server the merchant entry's MerchantClient takes the secret key).
+const ENTRY_IMPORTS = `import init, { BotClient } from "settlement-wasm/bot";
+import { MerchantClient } from "settlement-wasm/merchant";
+await init();
+`;
+describe("the per-client entries in server runtimes", () => {
+  test("bun: settlement-wasm/bot and /merchant (ESM and CommonJS)", async () => {
+    const dir = app("bun-entries", {
+      "app.mjs": `${ENTRY_IMPORTS}${SERVER_CALLS(processEnv)}`,
+      "app.cjs": `const { BotClient } = require("settlement-wasm/bot");\nconst { MerchantClient } = require("settlement-wasm/merchant");\n` +
+        `(async () => {\n${SERVER_CALLS(processEnv)}\n})();\n`,
     });
-    const port = await freePort();
-    const server = start(path.join(BIN, "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port),
-      "--var", `BASE_URL:${SANDBOX_URL}`, "--var", `AGENT_KEY:${AGENT_KEY}`, "--var", `MERCHANT_SECRET_KEY:${MERCHANT_SECRET_KEY}`],
-    { cwd: dir, env: ENV, group: true });
-    try {
-      assert.deepEqual(await json(`http://127.0.0.1:${port}/`, server), SERVER_RESULT);
-    } finally {
-      await server.stop();
-    }
+    assert.deepEqual(await runs(dir, path.join(BIN, "bun"), ["app.mjs"]), SERVER_RESULT);
+    assert.deepEqual(await runs(dir, path.join(BIN, "bun"), ["app.cjs"]), SERVER_RESULT);
+  });
+
+  test("deno run: settlement-wasm/bot and /merchant from node_modules", async () => {
+    const dir = app("deno-entries", {
+      "deno.json": JSON.stringify({ nodeModulesDir: "manual" }),
+      "app.mjs": ENTRY_IMPORTS + SERVER_CALLS((name) => `Deno.env.get("${name}")`),
+    });
+    const { code, out } = await run(path.join(BIN, "deno"), ["run", "--allow-net", "--allow-env", "--allow-read", "app.mjs"],
+      { cwd: dir, env: { ...ENV, DENO_DIR: path.join(dir, ".deno-cache") }, timeoutMs: 120_000 });
+    assert.equal(code, 0, out);
+    assert.deepEqual(JSON.parse(out.trim().split("\n").at(-1)), SERVER_RESULT);
+  });
+
+  test("wrangler dev (workerd): settlement-wasm/bot and /merchant through their workerd condition", async () => {
+    await checkWorkers("workers-entries", "settlement-entries",
+      `import init, { BotClient } from "settlement-wasm/bot";\nimport { MerchantClient } from "settlement-wasm/merchant";`);
   });
 });
 
@@ -265,6 +307,31 @@ describe("Cloudflare Workers: the README's webhook script", () => {
   });
 });
 
+/**
+ * A Next.js client page that loads `entry`, calls `profile()` and `orderHistory()` with the
+ * agent key, and shows `email: N orders` (or the error's code and message) in `#out`.
+ */
+function clientPage(entry) {
+  return `"use client";
+import { useEffect, useState } from "react";
+import init, { BotClient } from "${entry}";
+
+export default function Page() {
+  const [text, setText] = useState("loading");
+  useEffect(() => {
+    (async () => {
+      await init();
+      const bot = new BotClient({ baseUrl: process.env.NEXT_PUBLIC_BASE_URL, apiKey: process.env.NEXT_PUBLIC_AGENT_KEY });
+      const profile = await bot.profile();
+      const page = await bot.orderHistory({ page: 1, perPage: 10 });
+      setText(\`\${profile.email}: \${page.data.length} orders\`);
+    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
+  }, []);
+  return <p id="out">{text}</p>;
+}
+`;
+}
+
 describe("Next.js", () => {
   let dir;
   let browser;
@@ -279,22 +346,20 @@ export default { turbopack: { root }, outputFileTracingRoot: root };
   return <html lang="en"><body>{children}</body></html>;
 }
 `,
-      "app/page.js": `"use client";
-import { useEffect, useState } from "react";
-import init, { BotClient } from "settlement-wasm";
+      "app/page.js": clientPage("settlement-wasm"),
+      // The same page with the bot entry: it must fetch the bot's .wasm, and only it.
+      "app/bot/page.js": clientPage("settlement-wasm/bot"),
+      // The bot entry in an edge route (its edge-light condition).
+      "app/api/edge-bot/route.js": `import init, { BotClient } from "settlement-wasm/bot";
 
-export default function Page() {
-  const [text, setText] = useState("loading");
-  useEffect(() => {
-    (async () => {
-      await init();
-      const bot = new BotClient({ baseUrl: process.env.NEXT_PUBLIC_BASE_URL, apiKey: process.env.NEXT_PUBLIC_AGENT_KEY });
-      const profile = await bot.profile();
-      const page = await bot.orderHistory({ page: 1, perPage: 10 });
-      setText(\`\${profile.email}: \${page.data.length} orders\`);
-    })().catch((e) => setText(\`error: \${e.code} \${e.message}\`));
-  }, []);
-  return <p id="out">{text}</p>;
+export const runtime = "edge";
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  await init();
+  const bot = new BotClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.AGENT_KEY });
+  const profile = await bot.profile();
+  return Response.json({ runtime: "edge", email: profile.email });
 }
 `,
       "app/api/merchant/route.js": `import { MerchantClient } from "settlement-wasm";
@@ -366,11 +431,13 @@ export async function GET() {
     const context = await browser.newContext();
     const page = await context.newPage();
     const errors = [];
+    const requests = [];
+    page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(`${e.name}: ${e.message}`));
     try {
       await page.goto(url, { waitUntil: "load", timeout: 120_000 });
       await page.waitForFunction(() => document.querySelector("#out")?.textContent !== "loading", null, { timeout: 60_000 });
-      return { text: await page.textContent("#out"), errors };
+      return { text: await page.textContent("#out"), errors, requests };
     } finally {
       await context.close();
     }
@@ -410,6 +477,15 @@ export async function GET() {
     const { text, errors } = await pageText(`${base}/`);
     assert.equal(text, `${EMAIL}: 10 orders`, `page errors: ${errors.join("; ")}`);
     assert.deepEqual(errors, []);
+    // settlement-wasm/bot: the page fetches one .wasm, the bot entry's.
+    const bot = await pageText(`${base}/bot`);
+    assert.equal(bot.text, `${EMAIL}: 10 orders`, `page errors: ${bot.errors.join("; ")}`);
+    assert.deepEqual(bot.errors, []);
+    const fetched = bot.requests.filter((u) => /\.wasm(\?|$)/.test(u));
+    assert.equal(fetched.length, 1, `one .wasm fetched: ${fetched}`);
+    const bytes = Buffer.from(await (await fetch(fetched[0])).arrayBuffer());
+    assert.ok(bytes.equals(readFileSync(path.join(PKG_DIR, "web", "bot_bg.wasm"))), `${fetched[0]} is the bot entry's .wasm`);
+    assert.deepEqual(await json(`${base}/api/edge-bot`, server), { runtime: "edge", email: EMAIL });
     await checkProxy(base);
     await checkWebhooks(`${base}/api/webhooks`);
   }

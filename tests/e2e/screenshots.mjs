@@ -3,6 +3,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { launch, openPage, requireSandbox, startDemoServer, takeScreenshots, screenshotDir } from "./support/browser.mjs";
+import { payWithWebhooks } from "./support/payments.mjs";
 
 requireSandbox();
 const browser = await launch();
@@ -22,12 +23,26 @@ try {
     } finally {
       await s.close();
     }
+    // The Payments panel after a hosted payment went created → picked up → completed, each
+    // step by webhook and confirmed by read-back (the agent acting in the same dashboard).
+    const p = await openPage(browser, { url: `${demo.url}/?connect=proxy` });
+    try {
+      await p.page.waitForSelector('[data-testid="payments-panel"][data-available="true"]');
+      await payWithWebhooks(p.page);
+      await p.page.evaluate(() => document.activeElement?.blur());
+      shots.payments = path.join(screenshotDir(), "demo-payments.png");
+      await p.page.locator('[data-testid="payments-panel"]').screenshot({ path: shots.payments, animations: "disabled", caret: "hide" });
+      const problems = p.problems();
+      if (problems.length) throw new Error(`page errors in the Payments panel:\n${problems.join("\n")}`);
+    } finally {
+      await p.close();
+    }
   } finally {
     await demo.stop();
   }
   const docs = path.resolve(process.env.DOCS_DIR || "docs");
   mkdirSync(docs, { recursive: true });
-  for (const file of [shots.desktop, shots.phone, shots.proxy]) {
+  for (const file of [shots.desktop, shots.phone, shots.proxy, shots.payments]) {
     const dest = path.join(docs, path.basename(file));
     copyFileSync(file, dest);
     console.log(`wrote ${path.relative(process.cwd(), dest)}`);

@@ -256,6 +256,9 @@ describe("createWebhookHandler (the handler itself)", () => {
       [{ token: TOKEN, onEvent() {}, header: "bad header" }, "header"],
       [{ token: TOKEN, onEvent() {}, maxBodyBytes: 0 }, "maxBodyBytes"],
       [{ token: TOKEN, onEvent() {}, maxBodyBytes: 1.5 }, "maxBodyBytes"],
+      // A misspelt option is refused, naming it, not silently skipped.
+      [{ token: TOKEN, onEvent() {}, maxBodyByte: 10 }, "maxBodyByte"],
+      [{ tokens: [TOKEN], onEvent() {} }, "tokens"],
     ]) {
       assert.throws(() => createWebhookHandler(options), (e) => {
         assert.ok(e instanceof SettlementError, String(e));
@@ -278,6 +281,20 @@ describe("verifyWebhook", () => {
     assert.equal(e.data.payment_type, "withdrawal");
   });
 
+  test("a throwing option getter is invalid_input naming the option", async () => {
+    for (const name of ["token", "header", "maxBodyBytes"]) {
+      const options = { token: TOKEN };
+      Object.defineProperty(options, name, { enumerable: true, get() { throw new Error(`getter ${TOKEN}`); } });
+      await assert.rejects(verifyWebhook(req(body("x.y", {})), options), (e) => {
+        assert.ok(e instanceof SettlementError, String(e));
+        assert.equal(e.code, "invalid_input");
+        assert.equal(e.field, name);
+        seen.push(JSON.stringify(serializeError(e)), e.message);
+        return true;
+      });
+    }
+  });
+
   test("rejects with unauthorized, too_large, invalid_input", async () => {
     for (const [request, options, code] of [
       [req(body("x.y", {}), { "x-cashramp-token": "wrong" }), { token: TOKEN }, "unauthorized"],
@@ -287,6 +304,8 @@ describe("verifyWebhook", () => {
       [req("", {}, "GET"), { token: TOKEN }, "invalid_input"],
       [req(body("x.y", {})), { token: 5 }, "invalid_input"],
       [req(body("x.y", {})), undefined, "invalid_input"],
+      // `onEvent` is the handler's, not verifyWebhook's.
+      [req(body("x.y", {})), { token: TOKEN, onEvent() {} }, "invalid_input"],
     ]) {
       await assert.rejects(verifyWebhook(request, options), (e) => {
         assert.ok(e instanceof SettlementError, String(e));

@@ -13,7 +13,8 @@ if (c === "gql") {
   const gql = new GraphQLClient(`${base}/service/bot/graphql`, { headers: { authorization: `Bearer ${key}` } });
   ok = (await gql.request(profileDocument)).profile;
 } else {
-  const { default: init, BotClient } = await import("/pkg/index.js");
+  // c=pkg: the root entry; c=bot: settlement-wasm/bot.
+  const { default: init, BotClient } = await import(c === "bot" ? "/pkg/bot.js" : "/pkg/index.js");
   await init();
   tReady = performance.now();
   ok = await new BotClient({ baseUrl: base, apiKey: key }).profile();

@@ -189,16 +189,20 @@ export async function closeSession(s, what = "the page logged errors or threw") 
 
 /**
  * Starts the demo server (scripts/demo-server.mjs: the page's origin in front of the sandbox,
- * with the server proxy route POST /api/bot holding AGENT_KEY) on a free 127.0.0.1 port.
- * Resolves to `{ url, stop }`; `stop()` ends the process by its PID.
+ * with the server proxy route POST /api/bot holding AGENT_KEY, and the Payments panel's routes
+ * holding MERCHANT_SECRET_KEY, the sandbox's webhooks pointed at it) on a free 127.0.0.1 port,
+ * with `env` added to this process's environment (e.g. `WEBHOOK_TOKEN`).
+ * Resolves to `{ url, stop, output }`; `stop()` ends the process by its PID; `output()` is
+ * everything it printed (stdout and stderr) so far.
  */
-export async function startDemoServer() {
+export async function startDemoServer(env = {}) {
   const { spawn } = await import("node:child_process");
   const child = spawn(process.execPath, [path.resolve("scripts/demo-server.mjs"), "0"], {
-    env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"],
   });
+  let out = "";
+  child.stderr.on("data", (d) => { out += d; process.stderr.write(d); });
   const url = await new Promise((resolve, reject) => {
-    let out = "";
     const timer = setTimeout(() => reject(new Error("the demo server did not start in 30 s")), 30_000);
     child.stdout.on("data", (d) => {
       out += d;
@@ -209,6 +213,7 @@ export async function startDemoServer() {
   });
   return {
     url,
+    output: () => out,
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once("exit", () => resolve());

@@ -387,6 +387,8 @@ pub struct Store {
     /// The merchant's payment requests and transfers (one lock: `confirmTransaction` changes
     /// both).
     merchant: Mutex<MerchantState>,
+    /// Where every rule reads "now" (new orders, quote expiry, withdrawal dates).
+    pub clock: crate::clock::Clock,
 }
 
 /// Masks a key for display: prefix up to and including `PUBK_`/`SECK_`, then stars, then the
@@ -1035,8 +1037,15 @@ fn seeded_agent_state(i: usize) -> AgentState {
 }
 
 impl Store {
+    /// The seeded data on the system's clock (the HTTP server's).
     pub fn seeded() -> Store {
+        Store::seeded_with_clock(crate::clock::Clock::System)
+    }
+
+    /// The seeded data on `clock` (the in-process fake's is moved by hand).
+    pub fn seeded_with_clock(clock: crate::clock::Clock) -> Store {
         Store {
+            clock,
             agents: AGENT_KEYS
                 .iter()
                 .enumerate()
@@ -1143,6 +1152,37 @@ impl Store {
         order.reassign_after_secs = Some(created + 900);
         order.reassigning = Some(false);
         state.orders.insert(0, order.clone());
+        order
+    }
+
+    /// The agent order that carries hosted payment request `p` (`initiateHostedPayment`): a
+    /// new pending order of `p`'s type for agent 1 ([`Store::create_pending_order`]) whose
+    /// `orderId` is `p`'s reference and, for a USD request, whose USD amount is `p`'s (its local
+    /// amount at the order's rate); linked so that `p` follows the order's status
+    /// ([`crate::payments::hosted_status`]).
+    pub fn create_hosted_order(&self, p: &MerchantPaymentRequest, now_secs: i64) -> P2PPayment {
+        let order = self.create_pending_order(0, Some(p.payment_type), now_secs);
+        let order = {
+            let mut state = self.agents[0].state();
+            let Some(o) = state.orders.iter_mut().find(|o| o.id == order.id) else {
+                return order;
+            };
+            o.order_id = Some(p.reference.clone());
+            let usd = (p.currency == "USD")
+                .then(|| crate::mutations::cents(&p.amount.0))
+                .flatten();
+            let rate = o
+                .exchange_rate
+                .as_ref()
+                .and_then(|r| crate::mutations::cents(&r.0));
+            if let (Some(usd), Some(rate)) = (usd, rate) {
+                o.amount_usd = Some(Decimal::cents(usd));
+                o.amount_local = Some(Decimal::cents(usd.saturating_mul(rate) / 100));
+            }
+            o.clone()
+        };
+        self.merchant()
+            .link_hosted_order(p.id.as_str(), 0, order.id.as_str());
         order
     }
 

@@ -3,7 +3,7 @@
 //! Syntax: `;`-separated items, whitespace around items ignored, item names
 //! case-insensitive, each item at most once:
 //! `status=NNN`, `retry-after=V`, `body=json|html|empty|truncated`, `delay=MS`,
-//! `partial`, `drop`, `drop-after`, `fail-first=N`.
+//! `partial`, `drop`, `drop-after`, `hang`, `fail-first=N`.
 
 use std::fmt;
 
@@ -29,6 +29,8 @@ pub struct FaultSpec {
     /// Serve the request for real (a mutation takes effect), then drop the connection
     /// with a reset instead of answering.
     pub drop_after: bool,
+    /// Never answer: the request waits until the client gives up (a timeout, an abort).
+    pub hang: bool,
     pub fail_first: Option<u64>,
 }
 
@@ -107,19 +109,20 @@ impl FaultSpec {
                         _ => return err(format!("fail-first must be a count 1..=1000000, got '{v}'")),
                     }
                 }
-                "partial" | "drop" | "drop-after" => {
+                "partial" | "drop" | "drop-after" | "hang" => {
                     if value.is_some() {
                         return err(format!("item '{name}' takes no value"));
                     }
                     match name.as_str() {
                         "partial" => out.partial = true,
                         "drop" => out.drop = true,
+                        "hang" => out.hang = true,
                         _ => out.drop_after = true,
                     }
                 }
                 _ => {
                     return err(format!(
-                        "unknown item '{name}' (known: status=NNN, retry-after=V, body=json|html|empty|truncated, delay=MS, partial, drop, drop-after, fail-first=N)"
+                        "unknown item '{name}' (known: status=NNN, retry-after=V, body=json|html|empty|truncated, delay=MS, partial, drop, drop-after, hang, fail-first=N)"
                     ))
                 }
             }
@@ -140,6 +143,18 @@ impl FaultSpec {
                 || out.partial)
         {
             return err("drop-after sends no response, so it cannot be combined with drop, status, body, retry-after or partial");
+        }
+        if out.hang
+            && !(FaultSpec {
+                hang: false,
+                fail_first: None,
+                ..out.clone()
+            })
+            .is_noop_strict()
+        {
+            return err(
+                "hang sends no response, so it cannot be combined with anything but fail-first",
+            );
         }
         if out.partial
             && matches!(
@@ -172,6 +187,11 @@ impl FaultSpec {
 
     pub fn body_kind(&self) -> BodyKind {
         self.body.unwrap_or(BodyKind::Json)
+    }
+
+    /// True when nothing at all was given.
+    fn is_noop_strict(&self) -> bool {
+        *self == FaultSpec::default()
     }
 
     /// True when nothing but `fail-first` (or nothing at all) was given.

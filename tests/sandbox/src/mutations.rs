@@ -235,7 +235,7 @@ pub fn order_action(
 }
 
 /// "12.34" → 1234 (two decimals at most, as every seeded amount has).
-fn cents(t: &str) -> Option<i64> {
+pub(crate) fn cents(t: &str) -> Option<i64> {
     let (int, frac) = t.split_once('.').unwrap_or((t, ""));
     let frac = format!("{frac:0<2}");
     Some(int.parse::<i64>().ok()? * 100 + frac.get(..2)?.parse::<i64>().ok()?)

@@ -18,7 +18,9 @@
 
 use async_graphql::ID;
 
-use crate::data::{MerchantPaymentRequest, MerchantPaymentRequestStatus as Status, PaymentType};
+use crate::data::{
+    MerchantPaymentRequest, MerchantPaymentRequestStatus as Status, P2PPaymentStatus, PaymentType,
+};
 use crate::mutations::{MutationError, BAD_USER_INPUT, INVALID_TRANSITION, NOT_FOUND};
 use crate::scalars::Decimal;
 
@@ -63,10 +65,41 @@ pub struct OnchainWithdrawal {
 /// The smallest `withdrawOnchain` the service accepts, in USD cents ($10).
 pub const MIN_ONCHAIN_WITHDRAWAL_CENTS: i64 = 1000;
 
+/// A hosted payment carried by an agent's P2P order: `initiateHostedPayment` puts a pending
+/// order of the same type in agent 1's queue, and the request follows that order's status
+/// ([`hosted_status`]) as the agent accepts, pays or receives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostedOrder {
+    /// The payment request's id.
+    pub payment: String,
+    /// The agent (an index) whose order it is.
+    pub agent: usize,
+    /// The order's id.
+    pub order: String,
+}
+
+/// The status a hosted payment request takes from its agent order: `pending` is `created`;
+/// `picked_up` is `picked_up`; a withdrawal the agent has `paid` (the sandbox models no
+/// customer confirmation after it) or a `completed` order is `completed`; a deposit the
+/// customer marked `paid` is still `picked_up` until the agent receives it; `canceled` is
+/// `canceled`.
+pub fn hosted_status(order: P2PPaymentStatus, payment_type: PaymentType) -> Status {
+    match order {
+        P2PPaymentStatus::Pending => Status::Created,
+        P2PPaymentStatus::PickedUp => Status::PickedUp,
+        P2PPaymentStatus::Paid if payment_type == PaymentType::Withdrawal => Status::Completed,
+        P2PPaymentStatus::Paid => Status::PickedUp,
+        P2PPaymentStatus::Completed => Status::Completed,
+        P2PPaymentStatus::Canceled => Status::Canceled,
+    }
+}
+
 /// Everything about the merchant that its mutations change.
 #[derive(Clone, Debug)]
 pub struct MerchantState {
     pub payment_requests: Vec<MerchantPaymentRequest>,
+    /// The hosted payments' agent orders.
+    pub hosted_orders: Vec<HostedOrder>,
     pub transfers: Vec<Transfer>,
     pub withdrawals: Vec<OnchainWithdrawal>,
     /// Customers, payment methods, quotes, deposits and withdrawals of the direct ramp.
@@ -160,11 +193,45 @@ impl MerchantState {
     pub fn new(payment_requests: Vec<MerchantPaymentRequest>) -> MerchantState {
         MerchantState {
             payment_requests,
+            hosted_orders: Vec::new(),
             transfers: Vec::new(),
             withdrawals: Vec::new(),
             ramp: crate::direct_ramp::DirectRamp::default(),
             next: 1,
         }
+    }
+
+    /// The hosted payment request `payment` is carried by `agent`'s order `order` from now on.
+    pub fn link_hosted_order(&mut self, payment: &str, agent: usize, order: &str) {
+        self.hosted_orders.push(HostedOrder {
+            payment: payment.to_owned(),
+            agent,
+            order: order.to_owned(),
+        });
+    }
+
+    /// `agent`'s order `order` (of `payment_type`) is now `status`: the hosted payment request
+    /// it carries, if any, follows it ([`hosted_status`]). Returns that request's new status.
+    pub fn follow_order(
+        &mut self,
+        agent: usize,
+        order: &str,
+        status: P2PPaymentStatus,
+        payment_type: PaymentType,
+    ) -> Option<Status> {
+        let link = self
+            .hosted_orders
+            .iter()
+            .find(|l| l.agent == agent && l.order == order)?;
+        let p = self
+            .payment_requests
+            .iter_mut()
+            .find(|p| p.id.as_str() == link.payment)?;
+        // A request canceled by the merchant stays canceled.
+        if p.status != Status::Canceled {
+            p.status = hosted_status(status, payment_type);
+        }
+        Some(p.status)
     }
 
     fn take_number(&mut self) -> u32 {
@@ -308,8 +375,8 @@ impl MerchantState {
 
     /// `withdrawOnchain`: a `pending` withdrawal of `amount_usd` (more than 0, at most
     /// `balance`, else `INSUFFICIENT_FUNDS`) to `address` on `network` (one of `networks`;
-    /// `CELO` when absent). An EVM address is `0x` and 40 hex digits. The sandbox does not
-    /// debit the seeded balance (other suites read it).
+    /// `CELO` when absent), created at `now_secs`. An EVM address is `0x` and 40 hex digits.
+    /// The sandbox does not debit the seeded balance (other suites read it).
     pub fn withdraw_onchain(
         &mut self,
         address: &str,
@@ -317,6 +384,7 @@ impl MerchantState {
         network: Option<&str>,
         networks: &[String],
         balance: &Decimal,
+        now_secs: i64,
     ) -> Result<OnchainWithdrawal, MutationError> {
         crate::mutations::check_decimal(amount_usd, "amountUsd")?;
         let network = network.unwrap_or("CELO");
@@ -370,7 +438,7 @@ impl MerchantState {
             txhash: None,
             txhash_url: None,
             fee: Decimal::text("0.00"),
-            created_at: crate::dates::format_datetime(crate::server::unix_now()),
+            created_at: crate::dates::format_datetime(now_secs),
             amount_usd: amount_usd.clone(),
         };
         self.withdrawals.push(w.clone());
@@ -534,6 +602,57 @@ mod tests {
     }
 
     #[test]
+    fn a_hosted_payment_follows_its_agent_order() {
+        let mut s = state();
+        let h = HostedPayment {
+            amount: Decimal::text("25.00"),
+            currency: Some("USD".into()),
+            country_code: "NG".into(),
+            email: "ada@example.com".into(),
+            payment_type: PaymentType::Withdrawal,
+            reference: "order-7".into(),
+            first_name: "Ada".into(),
+            last_name: "Obi".into(),
+            redirect_url: None,
+            metadata: None,
+        };
+        let p = s.initiate_hosted_payment(&h).unwrap();
+        let w = PaymentType::Withdrawal;
+        // Not linked yet: another order changes nothing.
+        assert_eq!(
+            s.follow_order(0, "p2p_n000001", P2PPaymentStatus::PickedUp, w),
+            None
+        );
+        s.link_hosted_order(p.id.as_str(), 0, "p2p_n000001");
+        assert_eq!(
+            s.follow_order(1, "p2p_n000001", P2PPaymentStatus::PickedUp, w),
+            None,
+            "another agent's order"
+        );
+        for (order, want) in [
+            (P2PPaymentStatus::PickedUp, Status::PickedUp),
+            (P2PPaymentStatus::Paid, Status::Completed),
+        ] {
+            assert_eq!(s.follow_order(0, "p2p_n000001", order, w), Some(want));
+            assert_eq!(s.payment_requests[0].status, want);
+        }
+        // A deposit the customer marked paid is not complete until the agent receives it.
+        assert_eq!(
+            hosted_status(P2PPaymentStatus::Paid, PaymentType::Deposit),
+            Status::PickedUp
+        );
+        assert_eq!(
+            hosted_status(P2PPaymentStatus::Completed, PaymentType::Deposit),
+            Status::Completed
+        );
+        assert_eq!(hosted_status(P2PPaymentStatus::Pending, w), Status::Created);
+        assert_eq!(
+            hosted_status(P2PPaymentStatus::Canceled, w),
+            Status::Canceled
+        );
+    }
+
+    #[test]
     fn hash_shapes() {
         let evm = format!("0x{}", "ab".repeat(32));
         for ok in [
@@ -613,7 +732,14 @@ mod tests {
         let networks = ["CELO".to_owned()];
         let balance = Decimal::text("1520.00");
         let mut w = |amount: &str| {
-            s.withdraw_onchain(&address, &Decimal::text(amount), None, &networks, &balance)
+            s.withdraw_onchain(
+                &address,
+                &Decimal::text(amount),
+                None,
+                &networks,
+                &balance,
+                0,
+            )
         };
         for below in ["0", "0.01", "9.99"] {
             assert_eq!(w(below).unwrap_err().code, BAD_USER_INPUT, "{below}");

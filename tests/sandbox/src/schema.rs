@@ -217,10 +217,24 @@ fn order_action(
 ) -> Result<Option<bool>> {
     let store = ctx.data::<Arc<Store>>()?;
     let who = ctx.data::<AgentIdentity>()?;
-    let mut state = store.agents[who.0].state();
-    mutations::order_action(&mut state, action, id.as_str(), paid_with)
-        .map(|()| Some(true))
-        .map_err(mutation_error)
+    let changed = {
+        let mut state = store.agents[who.0].state();
+        mutations::order_action(&mut state, action, id.as_str(), paid_with)
+            .map_err(mutation_error)?;
+        state
+            .orders
+            .iter()
+            .find(|o| o.id == *id)
+            .map(|o| (o.status, o.payment_type))
+    };
+    // A hosted payment carried by this order follows it (the agent's lock is released first:
+    // the merchant's is never taken inside it).
+    if let Some((status, payment_type)) = changed {
+        store
+            .merchant()
+            .follow_order(who.0, id.as_str(), status, payment_type);
+    }
+    Ok(Some(true))
 }
 
 /// The bot mutations the official SDKs send (sandbox rules: README, "Bot mutations").
@@ -407,7 +421,7 @@ impl MerchantQuery {
             payment_method_type,
             country,
         };
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -425,7 +439,7 @@ impl MerchantQuery {
     ) -> Result<crate::direct_ramp::RampQuote> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -608,11 +622,14 @@ impl MerchantMutation {
             redirect_url,
             metadata: metadata.map(|m| serde_json::Value::Object(m.0)),
         };
-        store
+        let p = store
             .merchant()
             .initiate_hosted_payment(&h)
-            .map(|p| Some(with_hosted_link(&p, &config.base_url)))
-            .map_err(mutation_error)
+            .map_err(mutation_error)?;
+        // The agent order that carries it (agent 1's queue); the request follows its status.
+        let now = store.clock.now_secs();
+        store.create_hosted_order(&p, now);
+        Ok(Some(with_hosted_link(&p, &config.base_url)))
     }
 
     /// Sends USD stablecoins from the merchant's balance to an onchain address (SECRET key):
@@ -641,6 +658,7 @@ impl MerchantMutation {
             .account_balance
             .clone()
             .unwrap_or_else(|| Decimal::text("0.00"));
+        let now = store.clock.now_secs();
         store
             .merchant()
             .withdraw_onchain(
@@ -649,6 +667,7 @@ impl MerchantMutation {
                 network.as_deref(),
                 &networks,
                 &balance,
+                now,
             )
             .map(Some)
             .map_err(mutation_error)
@@ -750,7 +769,7 @@ impl DirectRampMutation {
             phone_number,
             bank_account_number,
         };
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -770,7 +789,7 @@ impl DirectRampMutation {
     ) -> Result<Option<crate::direct_ramp::QuotePaymentRequest>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp
@@ -828,7 +847,7 @@ impl DirectRampMutation {
     ) -> Result<Option<crate::direct_ramp::accounts::VirtualBankAccount>> {
         secret_only(ctx)?;
         let store = ctx.data::<Arc<Store>>()?;
-        let now = crate::server::unix_now();
+        let now = store.clock.now_secs();
         store
             .merchant()
             .ramp

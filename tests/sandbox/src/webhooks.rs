@@ -17,7 +17,6 @@
 //! the attempts. A request carrying a non-loopback `Origin` is refused (403), as on every
 //! control route.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -233,83 +232,6 @@ async fn post_once(target: &Target, body: &str) -> Result<u16, String> {
         .ok_or_else(|| "no HTTP status".to_owned())
 }
 
-/// What the observer saw last: each object's status, by kind and id.
-type Seen = HashMap<(&'static str, String), String>;
-
-/// The events of the merchant's state `store` now, each with its kind, id and status.
-fn events(store: &Store) -> Vec<((&'static str, String), String, Value)> {
-    let m = store.merchant();
-    let mut out = Vec::new();
-    for p in &m.payment_requests {
-        let status = crate::payments::status_name(p.status).to_owned();
-        let data = json!({
-            "id": p.id.as_str(),
-            "reference": p.reference,
-            "status": status,
-            "customer": null,
-            "p2p_payment": null,
-            "onchain_address": null,
-            "onchain_cryptocurrency": p.coin,
-            "onchain_txhash": null,
-            "created_at": null,
-            "payment_link": p.hosted_link,
-            "amount": p.amount.0,
-            "currency": p.currency,
-            "metadata": p.metadata.as_ref().map(|j| j.0.clone()),
-        });
-        out.push((
-            ("hosted", p.id.to_string()),
-            status,
-            json!({ "event_type": "payment_request.updated", "data": data }),
-        ));
-    }
-    for w in &m.withdrawals {
-        let data = json!({
-            "id": w.id.as_str(),
-            "address": w.address,
-            "status": w.status,
-            "quantity": w.quantity.0,
-            "fee": w.fee.0,
-            "symbol": w.symbol,
-            "network": w.network,
-            "txhash": w.txhash,
-        });
-        out.push((
-            ("onchain", w.id.to_string()),
-            w.status.clone(),
-            json!({ "event_type": "onchain_tx.updated", "data": data }),
-        ));
-    }
-    for r in &m.ramp.requests {
-        let status = r.status.as_str().to_owned();
-        let deposit = r.payment_type == crate::direct_ramp::PaymentTypeType::Deposit;
-        let event = if deposit {
-            json!({ "event_type": "payment_request.updated", "data": {
-                "id": r.id.as_str(),
-                "reference": r.reference,
-                "status": status,
-                "p2p_payment": {
-                    "id": r.id.as_str(),
-                    "exchange_rate": r.exchange_rate.0,
-                    "amount": r.amount_local.0,
-                    "amount_usd": r.amount_usd.0,
-                },
-            }})
-        } else {
-            json!({ "event_type": "fiat_payout.updated", "data": {
-                "id": r.id.as_str(),
-                "payment_type": "withdrawal",
-                "amount_usd": r.amount_usd.0,
-                "amount": r.amount_local.0,
-                "reference": r.reference,
-                "status": status,
-            }})
-        };
-        out.push((("ramp", r.id.to_string()), status, event));
-    }
-    out
-}
-
 /// Sends an event for every object created or with a new status since the last look, every
 /// [`OBSERVE_EVERY`], until `shutdown`. What exists at start is seen, not sent.
 pub async fn observe(
@@ -317,16 +239,13 @@ pub async fn observe(
     hooks: Arc<Webhooks>,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
-    let mut seen: Seen = events(&store).into_iter().map(|(k, s, _)| (k, s)).collect();
+    let mut watch = crate::webhook_events::EventWatch::new(&store);
     let mut ticks = tokio::time::interval(OBSERVE_EVERY);
     loop {
         tokio::select! {
             _ = ticks.tick() => {
-                for (key, status, event) in events(&store) {
-                    if seen.get(&key) != Some(&status) {
-                        seen.insert(key, status);
-                        hooks.send(event);
-                    }
+                for event in watch.changes(&store) {
+                    hooks.send(event);
                 }
             }
             _ = shutdown.changed() => return,

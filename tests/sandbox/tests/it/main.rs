@@ -5,6 +5,7 @@
 mod auth;
 mod bot;
 mod cli_binary;
+mod core;
 mod cors_static;
 mod customers;
 mod direct_ramp;

@@ -68,16 +68,21 @@ async fn every_graphql_request_is_logged_without_keys() {
     assert_eq!(
         first,
         json!({"seq": 1, "endpoint": "bot", "operationName": "History", "query": q, "variables": {"page": 2},
-               "hasAuthorization": true, "tag": "t1", "fault": null, "faultApplied": false, "status": 200})
+               "hasAuthorization": true, "keyClass": "agent", "tag": "t1", "fault": null, "faultApplied": false,
+               "status": 200})
     );
     assert_eq!(log[1]["status"], 401);
     assert_eq!(log[1]["hasAuthorization"], false);
+    assert_eq!(log[1]["keyClass"], "none");
     assert_eq!(log[1]["variables"], Value::Null);
     assert_eq!(log[2]["status"], 401);
     assert_eq!(log[2]["endpoint"], "merchant");
     assert_eq!(log[2]["hasAuthorization"], true);
+    assert_eq!(log[2]["keyClass"], "unknown");
     assert_eq!(log[3]["status"], 200);
+    assert_eq!(log[3]["keyClass"], "merchantPublic");
     assert_eq!(log[4]["status"], 503);
+    assert_eq!(log[4]["keyClass"], "merchantSecret");
     assert_eq!(log[4]["fault"], "status=503");
     assert_eq!(log[4]["faultApplied"], true);
     let seqs: Vec<u64> = log.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
