@@ -21,7 +21,7 @@ fn recording_fetch(status: u16) -> (Function, Array) {
         "return async function (request) { \
            const headers = [...request.headers].map(([k, v]) => k + ': ' + v).sort().join('\\n'); \
            seen.push([request.method, request.url, headers, await request.text()]); \
-           return new Response('{\"data\":{}}', { status, headers: { 'retry-after': '7' } }); };",
+           return new Response('{\"data\":{}}', { status, headers: { 'retry-after': '7', 'x-request-id': 'req-42' } }); };",
     );
     let f = make
         .call2(&JsValue::NULL, &seen, &JsValue::from(status))
@@ -111,4 +111,28 @@ async fn each_call_carries_its_own_url_headers_and_body() {
             "call {i}"
         );
     }
+}
+
+#[wasm_bindgen_test]
+async fn the_response_headers_are_read_for_observers() {
+    let (fetch, _seen) = recording_fetch(200);
+    let t = FetchTransport::new(Some(fetch));
+    let body = js_sys::JsString::from("{}");
+    let request = HttpRequest {
+        url: "https://a.test/graphql",
+        headers: &[],
+        body: &body,
+        timeout_ms: 5_000,
+    };
+    let response = t.send(&request, None).await.expect("a response");
+    let names: Vec<&str> = response.headers.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(names.contains(&"retry-after"), "{names:?}");
+    assert!(
+        response
+            .headers
+            .iter()
+            .any(|(n, v)| n == "x-request-id" && v == "req-42"),
+        "{:?}",
+        response.headers
+    );
 }

@@ -146,8 +146,15 @@ impl Transport for FetchTransport {
         };
         let js_signal = signal.and_then(Signal::as_web_sys);
         let attempt = send_attempt(self.fetch.as_ref(), &built, ms, js_signal, &dropped_signal);
-        let sent = JsFuture::from(attempt).await;
-        let result = outcome(&sent.unwrap_or_default());
+        let sent = JsFuture::from(attempt).await.unwrap_or_default();
+        let mut result = outcome(&sent);
+        if let Ok(response) = &mut result {
+            // The headers `send.js` read (`name: value` lines), for the call's observers.
+            let block = member(&sent, "headers").as_string().unwrap_or_default();
+            response.headers = crate::events::header_lines(&block)
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                .collect();
+        }
         match result {
             Err(_) if is_aborted(signal) => Err(TransportError::Aborted),
             other => other,

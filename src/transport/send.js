@@ -7,8 +7,8 @@
 
 // One POST: `new Request(request, { signal })` given to `fetch` (the caller's, else the
 // global one, looked up now). Resolves with an outcome (read by fetch.rs' `outcome`):
-// `{ kind: "response", status, retryAfter, body }` (`retryAfter` read for a non-2xx status
-// only), `{ kind: "timeout" }` after `ms`, `{ kind: "aborted" }` when `signal` (the caller's)
+// `{ kind: "response", status, retryAfter, body, headers }` (`retryAfter` read for a non-2xx
+// status only; `headers` every header as `name: value` lines, at most 100), `{ kind: "timeout" }` after `ms`, `{ kind: "aborted" }` when `signal` (the caller's)
 // or `dropped` (aborted by the Rust side when it drops the attempt) aborts, or
 // `{ kind: "failed", error }`.
 export function send(fetch, request, ms, signal, dropped) {
@@ -32,9 +32,17 @@ export function send(fetch, request, ms, signal, dropped) {
       if (!(status >= 200 && status < 300)) {
         try { retryAfter = response.headers.get("retry-after") ?? undefined; } catch {}
       }
+      // Every header, as `name: value` lines (at most 100), for the call's observers.
+      let headers = "";
+      try {
+        let n = 0;
+        response.headers.forEach((value, name) => {
+          if (typeof name === "string" && typeof value === "string" && n++ < 100) headers += `${name}: ${value}\n`;
+        });
+      } catch {}
       const body = await response.text();
       if (typeof body !== "string") throw "the response body could not be read as text";
-      return { kind: "response", status, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined, body };
+      return { kind: "response", status, retryAfter: typeof retryAfter === "string" ? retryAfter : undefined, body, headers };
     };
     // Called from a microtask, so a synchronous throw becomes a rejection.
     Promise.resolve().then(() => {
