@@ -137,22 +137,50 @@ impl PreparedCall {
             Ok(success) => return Next::Done(success),
             Err(err) => err,
         };
-        // Not read-only (a mutation): sent once, and without an answer its effect is unknown.
-        if !self.retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
-            return Next::Fail(config.redact(Error::outcome_unknown(&err)));
-        }
         if err.code == Code::Aborted
             || !self.retryable
             || number >= config.max_retries()
             || !retry::is_retryable(&err)
         {
-            return Next::Fail(config.redact(err));
+            return Next::Fail(self.ended(config, err));
         }
         Next::Retry(Backoff {
             delay_ms: retry::delay_ms(number, err.retry_after_ms, random),
             reason: RetryReason::of(&err),
             status: err.status,
         })
+    }
+
+    /// The error a call ends with after the failure `err`, redacted: a call that is not
+    /// read-only (a mutation) is sent once, and without an answer (network error, timeout,
+    /// abort after sending) its effect is unknown (`outcome_unknown`).
+    fn ended(&self, config: &Config, err: Error) -> Error {
+        if !self.retryable && matches!(err.code, Code::Network | Code::Timeout | Code::Aborted) {
+            config.redact(Error::outcome_unknown(&err))
+        } else {
+            config.redact(err)
+        }
+    }
+
+    /// What the one attempt of a call that is sent once amounts to (the proxy's upstream
+    /// call: the client behind the proxy decides on retries): the value, or the error the
+    /// call ends with, as [`PreparedCall::decide`] would end it.
+    #[cfg(feature = "server")]
+    pub fn once(&self, config: &Config, attempt: Attempt) -> Result<Success, Error> {
+        self.outcome(config, attempt)
+            .map_err(|err| self.ended(config, err))
+    }
+
+    /// The call the proxy forwards for `op`: its `body` as the proxy wrote it, sent once.
+    #[cfg(feature = "server")]
+    pub fn forwarded(op: &Operation, body: Text) -> PreparedCall {
+        PreparedCall {
+            body,
+            retryable: op.retryable(),
+            expect: op.expect(),
+            signal: None,
+            operation: op.field,
+        }
     }
 
     /// What one attempt amounts to, before any retry decision: the decoded value, or the
@@ -422,8 +450,9 @@ pub(crate) async fn run_observed<T: Transport>(
 ) -> Result<(Success, Option<ResponseInfo>), Error> {
     let request = request(config, &call.body);
     let signal = call.signal.as_ref();
-    let mut trace =
-        (!listeners.is_empty()).then(|| Trace::new(call.call_info(source), transport.now_ms()));
+    let mut trace = listeners
+        .observed()
+        .then(|| Trace::new(call.call_info(source), transport.now_ms()));
     let emit = |event: Event| listeners.emit(&event);
     let mut last: Option<(u16, Vec<(String, String)>)> = None;
     let mut number: u32 = 0;
@@ -499,8 +528,9 @@ pub(crate) async fn send_once<T: Transport>(
     settle: impl FnOnce(Attempt) -> Result<Option<Backoff>, Error>,
 ) -> Result<Option<Backoff>, Error> {
     let signal = call.signal.as_ref();
-    let mut trace =
-        (!listeners.is_empty()).then(|| Trace::new(call.call_info(source), transport.now_ms()));
+    let mut trace = listeners
+        .observed()
+        .then(|| Trace::new(call.call_info(source), transport.now_ms()));
     let emit = |event: Event| listeners.emit(&event);
     if let Some(t) = trace.as_mut() {
         emit(t.request(config, transport.now_ms()));

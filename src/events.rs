@@ -187,11 +187,13 @@ pub enum Source {
     WatchOrders,
     /// A confirmation of `confirmUntilSettled`.
     ConfirmUntilSettled,
+    /// An upstream call of the server proxy (`createProxyHandler`).
+    Proxy,
 }
 
 impl Source {
     /// The source's name in events (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`,
-    /// `"confirmUntilSettled"`).
+    /// `"confirmUntilSettled"`, `"proxy"`).
     pub fn name(self) -> &'static str {
         match self {
             Source::Call => "call",
@@ -199,6 +201,7 @@ impl Source {
             Source::Reconcile => "reconcile",
             Source::WatchOrders => "watchOrders",
             Source::ConfirmUntilSettled => "confirmUntilSettled",
+            Source::Proxy => "proxy",
         }
     }
 
@@ -210,6 +213,7 @@ impl Source {
             "reconcile" => Source::Reconcile,
             "watchOrders" => Source::WatchOrders,
             "confirmUntilSettled" => Source::ConfirmUntilSettled,
+            "proxy" => Source::Proxy,
             _ => return None,
         })
     }
@@ -397,8 +401,8 @@ impl Event {
     }
 }
 
-/// A logger line being written: texts and whole numbers, in order. (Numbers are written
-/// digit by digit: the `fmt` machinery is not needed for them.)
+/// A logger line being written: texts and whole numbers, in order. (Numbers are written by
+/// `itoa`: the `fmt` machinery is not needed for them.)
 struct Line(String);
 
 impl Line {
@@ -411,20 +415,7 @@ impl Line {
 
     /// Appends `n` in decimal.
     fn number(&mut self, n: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut rest = n;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        for &d in &digits[at..] {
-            self.0.push(char::from(d));
-        }
+        self.0.push_str(itoa::Buffer::new().format(n));
     }
 }
 
@@ -514,6 +505,10 @@ fn elapsed(from: f64, to: f64) -> u64 {
     }
 }
 
+/// The `log` target of the Rust API's lines: an application shows them by enabling it in its
+/// logger (`RUST_LOG=settlement_wasm=debug` with `env_logger`, for example).
+pub const LOG_TARGET: &str = "settlement_wasm";
+
 /// A listener of the Rust API: called with each event of its type, after the fact.
 pub type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
 
@@ -548,8 +543,26 @@ impl Listeners {
         self.list.lock().map_or(true, |l| l.is_empty())
     }
 
-    /// Delivers `event` to the listeners of its type.
+    /// Whether a call must be observed: a listener is registered, or the application's
+    /// logger takes this crate's lines (target [`LOG_TARGET`], at `error` or more).
+    pub fn observed(&self) -> bool {
+        !self.is_empty() || log::log_enabled!(target: LOG_TARGET, log::Level::Error)
+    }
+
+    /// Delivers `event` to the listeners of its type, and its line ([`Event::log_line`]) to
+    /// the `log` facade (target [`LOG_TARGET`]; `debug` for an answer, `warn` for a retry,
+    /// `error` for a failed call).
     pub fn emit(&self, event: &Event) {
+        // Nothing is written unless the application's logger takes this target at all.
+        let logged = log::log_enabled!(target: LOG_TARGET, log::Level::Error);
+        if let Some((level, line)) = logged.then(|| event.log_line()).flatten() {
+            let level = match level {
+                Level::Debug => log::Level::Debug,
+                Level::Warn => log::Level::Warn,
+                Level::Error => log::Level::Error,
+            };
+            log::log!(target: LOG_TARGET, level, "{line}");
+        }
         let wanted = event.event_type();
         let listeners: Vec<Listener> = {
             let list = self.list.lock().unwrap_or_else(|e| e.into_inner());

@@ -244,6 +244,11 @@ impl Policy {
         self.max_body_bytes
     }
 
+    /// The allowed operation of the client method `method`, if it is allowed.
+    pub fn allowed(&self, method: &str) -> Option<&'static Operation> {
+        self.allowed.iter().copied().find(|op| op.method == method)
+    }
+
     /// The request's HTTP method: only `POST` is served.
     pub fn check_method(&self, method: &str) -> Result<(), Refusal> {
         if method == "POST" {

@@ -6,7 +6,7 @@
 // event and this delivers it; the response behind a result or an error is the core's too.
 import type { AttemptOutcome, PreparedCall, ResponseInfo } from "./glue/settlement_wasm.js";
 import { fromGlue, SettlementError } from "./errors.js";
-import { headerBlock, type Observer } from "./events.js";
+import { headerBlock, observe, type Observation, type Observer } from "./events.js";
 import { attempt, isAborted, sleep } from "./transport.js";
 import { release } from "./wasm.js";
 
@@ -26,27 +26,28 @@ export async function run(
   observer?: Observer,
   capture?: (response: ResponseInfo) => void,
 ): Promise<unknown> {
-  const emitter = observer?.emitter.active ? observer.emitter : undefined;
   let last: AttemptOutcome | undefined;
+  let seen: Observation | undefined;
   try {
-    if (emitter) call.observe(observer!.source);
+    seen = observe(observer, call);
     const signal = call.signal;
     let aborted = isAborted(signal);
     for (let n = 0; ; n++) {
       call.start(aborted);
-      if (emitter) emitter.emit(call.event("request"));
+      seen?.emit((c) => c.event("request"));
       const outcome = await attempt(fetchImpl, call);
       last = outcome.kind === "response" ? outcome : undefined;
-      if (emitter && last?.kind === "response") {
-        emitter.emit(call.responseEvent(last.status, headerBlock(last.headers)));
+      if (seen && last?.kind === "response") {
+        const { status, headers } = last;
+        seen.emit((c) => c.responseEvent(status, headerBlock(headers)));
       }
       const decision = call.decide(n, outcome, isAborted(signal));
       if (decision.kind === "done") {
         if (capture && last?.kind === "response") capture(call.response(last.status, headerBlock(last.headers)));
-        if (emitter) emitter.emit(call.event("done"));
+        seen?.emit((c) => c.event("done"));
         return decision.value;
       }
-      if (emitter) emitter.emit(call.event("retry"));
+      seen?.emit((c) => c.event("retry"));
       aborted = !(await sleep(decision.delayMs, signal)) || isAborted(signal);
     }
   } catch (e) {
@@ -55,10 +56,7 @@ export async function run(
       const { headers, requestId } = call.response(last.status, headerBlock(last.headers));
       Object.assign(error, requestId === undefined ? { headers } : { headers, requestId });
     }
-    if (emitter) {
-      emitter.emit(call.errorEvent(error));
-      emitter.emit(call.event("done"));
-    }
+    seen?.failed(error);
     throw error;
   } finally {
     release(call);
@@ -79,24 +77,21 @@ export async function once(
   observer: Observer | undefined,
   settle: (outcome: AttemptOutcome, call: PreparedCall) => void,
 ): Promise<void> {
-  const emitter = observer?.emitter.active ? observer.emitter : undefined;
+  let seen: Observation | undefined;
   try {
-    if (emitter) call.observe(observer!.source);
+    seen = observe(observer, call);
     call.start(isAborted(call.signal));
-    if (emitter) emitter.emit(call.event("request"));
+    seen?.emit((c) => c.event("request"));
     const outcome = await attempt(fetchImpl, call);
-    if (emitter && outcome.kind === "response") {
-      emitter.emit(call.responseEvent(outcome.status, headerBlock(outcome.headers)));
+    if (seen && outcome.kind === "response") {
+      seen.emit((c) => c.responseEvent(outcome.status, headerBlock(outcome.headers)));
     }
-    try {
-      settle(outcome, call);
-      if (emitter) emitter.emit(call.event("retry"));
-    } catch (e) {
-      if (emitter) emitter.emit(call.errorEvent(fromGlue(e, "call")));
-      throw e;
-    } finally {
-      if (emitter) emitter.emit(call.event("done"));
-    }
+    settle(outcome, call);
+    seen?.emit((c) => c.event("retry"));
+    seen?.emit((c) => c.event("done"));
+  } catch (e) {
+    seen?.failed(fromGlue(e, "call"));
+    throw e;
   } finally {
     release(call);
   }

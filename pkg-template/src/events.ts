@@ -3,7 +3,7 @@
 // `on`/`off`'s arguments and the `logger` option's lines are the Rust core's
 // (`PreparedCall.observe` and `event`, `checkEventListener`); this calls the listeners, after
 // the fact, and keeps a throwing one from breaking a call.
-import type { CallEvent, CallSource, SettlementEventMap } from "./glue/settlement_wasm.js";
+import type { CallEvent, CallRequestEvent, CallSource, PreparedCall, SettlementEventMap } from "./glue/settlement_wasm.js";
 import { fromGlue } from "./errors.js";
 import { wasm } from "./wasm.js";
 
@@ -65,6 +65,57 @@ export class Emitter {
   }
 }
 
+/**
+ * One observed call's events, in order: each is built by the call's core and delivered. When
+ * the call's instance was replaced (a trap ended it: every use of `call` throws), the core that
+ * observed it is gone; its `error` (`internal`) and `done` then carry the members of its last
+ * `request` event (its call id, operation, kind and source, and its attempts), `done`'s
+ * duration measured here. No logger line is written for them. @internal
+ */
+export class Observation {
+  #request: CallRequestEvent | undefined;
+  #started = 0;
+  #lost = false;
+
+  constructor(readonly emitter: Emitter, readonly call: PreparedCall) {}
+
+  /** Delivers the event `build` makes with the call's core (none once the instance is lost). */
+  emit(build: (call: PreparedCall) => CallEvent | undefined): void {
+    if (this.#lost) return;
+    let event: CallEvent | undefined;
+    try {
+      event = build(this.call);
+    } catch (e) {
+      // A trap (the entry's containment replaces the instance: the call then ends with
+      // `internal`), or an object of a replaced instance.
+      fromGlue(e, "call");
+      this.#lost = true;
+      return;
+    }
+    if (event?.type === "request") {
+      this.#request = event;
+      this.#started ||= Date.now();
+    }
+    this.emitter.emit(event);
+  }
+
+  /** The call ended with `error`: its `error` and `done` events. */
+  failed(error: unknown): void {
+    let built = false;
+    this.emit((c) => {
+      const event = c.errorEvent(error);
+      built = true;
+      return event;
+    });
+    this.emit((c) => c.event("done"));
+    const r = this.#request;
+    if (!this.#lost || !r) return;
+    const base = { callId: r.callId, operation: r.operation, kind: r.kind, source: r.source };
+    if (!built) this.emitter.emit({ type: "error", ...base, error });
+    this.emitter.emit({ type: "done", ...base, durationMs: Math.round(Date.now() - this.#started), attempts: r.attempt });
+  }
+}
+
 function check(type: unknown, listener: unknown, what: string): void {
   try {
     wasm().checkEventListener(type, listener);
@@ -94,8 +145,15 @@ export function headerBlock(headers: unknown): string {
   return block;
 }
 
-/** How a call is observed: the client's emitter, what made the call, and who wants its response. @internal */
+/** How a call is observed: the client's emitter, and what made the call. @internal */
 export interface Observer {
   readonly emitter: Emitter;
   readonly source: CallSource;
+}
+
+/** The observation of `call` when `observer` is active (the core starts it: a new call id), else undefined. @internal */
+export function observe(observer: Observer | undefined, call: PreparedCall): Observation | undefined {
+  if (!observer?.emitter.active) return undefined;
+  call.observe(observer.source);
+  return new Observation(observer.emitter, call);
 }

@@ -2,10 +2,12 @@
 // only; never imported by the browser entry). What may be forwarded, every refusal and the
 // redaction of the service's answers are the Rust core's (`ProxyPolicy`, src/proxy.rs); this
 // module converts the Request and Response and does the I/O.
-import type { ProxyAnswer, ProxyPolicy } from "./glue-server/settlement_wasm.js";
+import type { AttemptOutcome, PreparedCall as UpstreamCall, ProxyAnswer, ProxyPolicy } from "./glue-server/settlement_wasm.js";
+import type { SettlementEventMap } from "./glue/settlement_wasm.js";
 import { readCapped } from "./body.js";
 import { fromGlue, SettlementError } from "./errors.js";
-import { generation, wasm } from "./wasm.js";
+import { Emitter, headerBlock, observe, type Observation } from "./events.js";
+import { generation, release, wasm } from "./wasm.js";
 
 /** Options of {@link createProxyHandler}. */
 export interface ProxyOptions {
@@ -26,6 +28,42 @@ export interface ProxyOptions {
   maxBodyBytes?: number;
   /** The `fetch` used upstream. Default: the global `fetch`. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Listeners of the upstream calls' events, by type: `{ response(e) {…}, error(e) {…} }`.
+   * The events are the clients' (see the README's table) with `source: "proxy"`: `request`,
+   * `response`, `error` (the error the client behind the proxy will see, e.g. `unauthorized`,
+   * or `network` when the service was not reached) and `done`; never `retry` (the proxy sends
+   * each request once). No event holds a piece of the key. A listener that throws is reported
+   * once on the console and never changes the answer.
+   */
+  on?: { [K in keyof SettlementEventMap]?: (event: SettlementEventMap[K]) => void };
+  /** As the clients' `logger` option: one line per upstream answer and per failed call. Off by default. */
+  logger?: { debug: Function; info: Function; warn: Function; error: Function };
+}
+
+/**
+ * The observation of the upstream call of a forwarded request (`method`, `body`: the policy's
+ * forward decision; `key`: the key it is sent with), its events to `events`; undefined when
+ * the core makes no call of it.
+ */
+function observeUpstream(policy: ProxyPolicy, events: Emitter, method: string, body: string, key: string): Observation | undefined {
+  const call = policy.call(method, body, key);
+  return call && observe({ emitter: events, source: "proxy" }, call);
+}
+
+/**
+ * Ends the observed upstream call with its one attempt's `outcome`: its `error` (when the core
+ * says the call failed, as the client behind the proxy will see it) and `done` events. Frees it.
+ */
+function end(seen: Observation, outcome: AttemptOutcome): void {
+  try {
+    (seen.call as unknown as UpstreamCall).finish(outcome);
+    seen.emit((c) => c.event("done"));
+  } catch (e) {
+    seen.failed(fromGlue(e, "createProxyHandler"));
+  } finally {
+    release(seen.call);
+  }
 }
 
 /** A Fetch-API handler: a Next.js route handler, a Workers/Deno/Bun `fetch`, a Hono route. */
@@ -33,19 +71,8 @@ export type ProxyHandler = (request: Request) => Promise<Response>;
 
 /** The server glue's `ProxyPolicy` (only the server entries' wasm has it). */
 type ServerGlue = {
-  ProxyPolicy?: new (endpoint: unknown, baseUrl: unknown, allow: unknown, maxBodyBytes: unknown, apiKey: unknown,
-    authorize: unknown, fetch: unknown) => ProxyPolicy;
+  ProxyPolicy?: new (options: unknown) => ProxyPolicy;
 };
-
-/** `options[name]`, or a SettlementError naming it when reading it throws. */
-function option(options: unknown, name: string): unknown {
-  if (options === null || options === undefined) return undefined;
-  try {
-    return (options as Record<string, unknown>)[name];
-  } catch (cause) {
-    throw new SettlementError(`createProxyHandler: ${name} could not be read`, { code: "invalid_input", field: name, cause });
-  }
-}
 
 function answer(a: ProxyAnswer): Response {
   return new Response(a.body, { status: a.status, headers: { "content-type": "application/json" } });
@@ -77,21 +104,22 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
   if (!Policy) {
     throw new SettlementError("createProxyHandler is only in the package's server entries (Node)", { code: "invalid_input" });
   }
-  const [endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl] =
-    ["endpoint", "baseUrl", "allow", "maxBodyBytes", "apiKey", "authorize", "fetch"].map((n) => option(options, n));
-  // Checks every option (types included); the key itself is not kept there. The options read
-  // are kept (not the key: `apiKey` is only read when a request is forwarded) so that the
-  // policy can be made again in a fresh instance after a trap.
+  // The core reads and checks every option once (types included; an unknown key is refused)
+  // and keeps the functions and the listeners. The options object is kept so that the policy
+  // can be made again in a fresh instance after a trap.
   const make = (): ProxyPolicy => {
     const Current = (wasm() as ServerGlue).ProxyPolicy ?? Policy;
     try {
-      return new Current(endpoint, baseUrl, allow, maxBodyBytes, apiKey, authorize, fetchImpl);
+      return new Current(options);
     } catch (e) {
       throw fromGlue(e, "createProxyHandler");
     }
   };
   let policy = make();
   let made = generation();
+  const { apiKey, authorize, fetch: fetchImpl } = policy;
+  const events = new Emitter(policy.logs);
+  for (const { type, listener } of policy.listeners) events.on(type, listener, "createProxyHandler");
   const upstream = policy.upstream;
   const max = policy.maxBodyBytes;
   /** The policy in the current instance (made again after the instance was replaced). */
@@ -143,12 +171,16 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
     }
     if (typeof key !== "string" || key === "") return answer(current().noKey());
 
+    // The upstream call's events, when something listens: the core's, as for a client's call.
+    const seen = events.active ? observeUpstream(current(), events, decision.method, decision.body, key) : undefined;
+    seen?.emit((c) => c.event("request"));
     // Only these two headers go upstream: never the caller's Authorization, cookies or others.
     // Sent once: the proxy never retries (the client decides, and never retries a mutation).
     let status: number;
     let retryAfter: string | null;
     let contentType: string | null;
     let body: string;
+    let upstreamHeaders: unknown;
     try {
       const f = (fetchImpl ?? fetch) as (input: string, init: RequestInit) => Promise<Response>;
       const res = await f(upstream, {
@@ -158,6 +190,7 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
         redirect: "manual",
       });
       status = res.status;
+      upstreamHeaders = res.headers;
       retryAfter = res.headers.get("retry-after");
       contentType = res.headers.get("content-type");
       body = await res.text();
@@ -165,13 +198,21 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
       // string passing assumes a string, and a Proxy there can break the instance).
       if (typeof body !== "string" || (retryAfter !== null && typeof retryAfter !== "string") ||
         (contentType !== null && typeof contentType !== "string")) {
-        return answer(current().unreachable());
+        throw "the service's answer could not be read";
       }
-    } catch {
+    } catch (e) {
+      if (seen) end(seen, { kind: "failed", error: e });
       return answer(current().unreachable());
     }
     // 1xx, or an opaque answer (status 0): no answer of the service's to pass on.
-    if (status < 200 || status > 599) return answer(current().unreachable());
+    if (!(status >= 200 && status <= 599)) {
+      if (seen) end(seen, { kind: "failed", error: "no answer of the service's to pass on" });
+      return answer(current().unreachable());
+    }
+    if (seen) {
+      seen.emit((c) => c.responseEvent(status, headerBlock(upstreamHeaders)));
+      end(seen, { kind: "response", status, retryAfter: retryAfter ?? undefined, body });
+    }
     const headers: Record<string, string> = { "content-type": contentType ?? "application/json" };
     if (retryAfter !== null) headers["retry-after"] = current().redact(retryAfter, key);
     headers["content-type"] = current().redact(headers["content-type"] ?? "", key);

@@ -7,7 +7,7 @@ import type {
   OrderWatchChange, OrderWatchCore, OrderWatchUpdate, PreparedCall, WatchStatus,
 } from "./glue/settlement_wasm.js";
 import { fromGlue, notLive, type SettlementError } from "./errors.js";
-import { headerBlock, type Observer } from "./events.js";
+import { headerBlock, observe, type Observation, type Observer } from "./events.js";
 import { attempt, isAborted, onAbort } from "./transport.js";
 import { release } from "./wasm.js";
 
@@ -155,29 +155,33 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
       const call = this.#call!;
       // Each poll is one observed call, sent once: its `retry` is the watch's backoff (the
       // core's), its `error` the failure that ends the watch.
-      const emitter = this.#observer?.emitter.active ? this.#observer.emitter : undefined;
-      if (emitter) {
-        call.observe("watchOrders");
-        emitter.emit(call.event("request"));
+      let seen: Observation | undefined;
+      try {
+        seen = observe(this.#observer, call);
+        seen?.emit((c) => c.event("request"));
+      } catch (e) {
+        this.#fail(e);
+        return;
       }
       void attempt(this.#fetch, call).then((outcome) => {
         this.#busy = false;
         if (this.#core !== core) return; // stopped meanwhile (the poll's call is freed): the outcome is the abort's
-        if (emitter && outcome.kind === "response") {
-          emitter.emit(call.responseEvent(outcome.status, headerBlock(outcome.headers)));
+        if (seen && outcome.kind === "response") {
+          seen.emit((c) => c.responseEvent(outcome.status, headerBlock(outcome.headers)));
         }
         try {
           core.settle(outcome, controller.signal.aborted, now(), call);
         } catch (e) {
-          // Only a core bug throws here: the watch ends rather than poll on a broken state.
-          this.#fail(e);
+          // A trap, or a core of a replaced instance: the watch ends (`internal`) rather than
+          // poll on a broken state.
+          const error = fromGlue(e, WHAT);
+          seen?.failed(error);
+          this.#fail(error);
           return;
         }
-        if (emitter) {
-          emitter.emit(call.event("retry"));
-          emitter.emit(call.event("error"));
-          emitter.emit(call.event("done"));
-        }
+        seen?.emit((c) => c.event("retry"));
+        seen?.emit((c) => c.event("error"));
+        seen?.emit((c) => c.event("done"));
         this.#drive(); // the next poll's timer, or the end
         this.#deliver();
       });

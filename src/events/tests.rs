@@ -373,3 +373,72 @@ fn a_watch_poll_emits_the_watch_backoff_as_retry_and_its_end_as_error_tagged_wat
         e => panic!("unexpected {e:?}"),
     }
 }
+
+/// The Rust API's logger: the `log` facade, target `settlement_wasm`. What it received, with
+/// the thread that wrote it (each test runs on its own thread).
+struct Capture;
+
+type Captured = (std::thread::ThreadId, log::Level, String);
+static LINES: Mutex<Vec<Captured>> = Mutex::new(Vec::new());
+static CAPTURE: Capture = Capture;
+
+impl log::Log for Capture {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.target() == LOG_TARGET
+    }
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            let line = (
+                std::thread::current().id(),
+                record.level(),
+                record.args().to_string(),
+            );
+            LINES.lock().unwrap().push(line);
+        }
+    }
+    fn flush(&self) {}
+}
+
+#[test]
+fn the_log_facade_gets_one_line_per_answer_retry_and_failure_without_any_listener() {
+    let _ = log::set_logger(&CAPTURE);
+    log::set_max_level(log::LevelFilter::Debug);
+    let c = client();
+    let echoed = format!(r#"{{"errors":[{{"message":"bad key {KEY}"}}]}}"#);
+    c.transport().http(503, "").http(401, &echoed);
+    let err = block_on(c.profile(FieldOptions::default())).unwrap_err();
+    assert_eq!(err.code, crate::error::Code::Unauthorized);
+    let me = std::thread::current().id();
+    let lines: Vec<(log::Level, String)> = LINES
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(t, ..)| *t == me)
+        .map(|(_, level, line)| (*level, line.clone()))
+        .collect();
+    let levels: Vec<log::Level> = lines.iter().map(|(l, _)| *l).collect();
+    use log::Level::{Debug, Error, Warn};
+    assert_eq!(levels, [Debug, Warn, Debug, Error], "{lines:?}");
+    assert!(lines[0].1.starts_with("settlement-wasm call-"), "{lines:?}");
+    assert!(
+        lines[0]
+            .1
+            .contains(" query profile (call): attempt 1: 503 in "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1]
+            .1
+            .contains("attempt 1 failed (status 503), retry in "),
+        "{lines:?}"
+    );
+    assert!(lines[3].1.contains("failed: unauthorized "), "{lines:?}");
+    for (_, line) in &lines {
+        for piece in KEY.as_bytes().windows(8) {
+            assert!(
+                !line.contains(std::str::from_utf8(piece).unwrap()),
+                "{line}"
+            );
+        }
+    }
+}

@@ -39,7 +39,7 @@ pub(super) struct Settings {
 }
 
 impl Settings {
-    fn new(config: Config, logger: Option<options::Logger>) -> Settings {
+    pub(super) fn new(config: Config, logger: Option<options::Logger>) -> Settings {
         let values: Vec<(&str, JsValue)> = config
             .headers()
             .iter()
@@ -261,7 +261,7 @@ impl Core {
 /// Attempt `number` of a call from its JavaScript `outcome` (an `AttemptOutcome`), with the
 /// clock and jitter of this moment: what every driver's decision reads.
 #[inline(never)]
-fn attempt_of(number: u32, outcome: &JsValue, aborted: bool) -> Attempt {
+pub(super) fn attempt_of(number: u32, outcome: &JsValue, aborted: bool) -> Attempt {
     Attempt {
         number,
         sent: crate::transport::outcome(outcome),

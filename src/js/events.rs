@@ -167,8 +167,8 @@ impl Call {
     }
 
     /// Starts observing the call (a new call id) from now; `source` names what made it
-    /// (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`, `"confirmUntilSettled"`;
-    /// anything else counts as `"call"`).
+    /// (`"call"`, `"orders"`, `"reconcile"`, `"watchOrders"`, `"confirmUntilSettled"`,
+    /// `"proxy"`; anything else counts as `"call"`).
     pub fn observe(&self, source: &str) {
         let info = self
             .call
@@ -294,7 +294,7 @@ export interface ResponseInfo {
 }
 
 /** What made a call: a client method, or one of the helpers that make calls. */
-export type CallSource = "call" | "orders" | "reconcile" | "watchOrders" | "confirmUntilSettled";
+export type CallSource = "call" | "orders" | "reconcile" | "watchOrders" | "confirmUntilSettled" | "proxy";
 
 /** What every event carries. */
 export interface CallEventBase {

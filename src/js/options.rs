@@ -592,6 +592,7 @@ pub struct Hooks {
 
 /// The `logger` option as it was read once: the object, and the methods the client's lines
 /// go to (each called with the object as `this`).
+#[derive(Clone)]
 pub struct Logger {
     /// The logger object (`console`, or the caller's).
     pub target: JsValue,
@@ -606,7 +607,7 @@ pub struct Logger {
 /// Reads the `logger` option of the options object `o`, once: `console` or an object whose
 /// `debug`, `info`, `warn` and `error` are functions (`info` is checked, for the loggers
 /// that have the four, and not called).
-fn logger(o: &JsValue) -> Result<Option<Logger>, Error> {
+pub(super) fn logger(o: &JsValue) -> Result<Option<Logger>, Error> {
     let Some(target) = get(o, "logger", "logger")? else {
         return Ok(None);
     };
@@ -635,6 +636,39 @@ fn logger(o: &JsValue) -> Result<Option<Logger>, Error> {
         warn,
         error,
     }))
+}
+
+/// The `on` option of the options object `o` (`createProxyHandler`'s): absent, or an object
+/// of listeners by event type, each key an event type (`request`, `response`, `retry`,
+/// `error`, `done`) and each value a function; read once. Else `invalid_input` (`on`).
+#[cfg(feature = "server")]
+pub(super) fn listeners(o: &JsValue) -> Result<Vec<(&'static str, Function)>, Error> {
+    let Some(on) = get(o, "on", "on")? else {
+        return Ok(Vec::new());
+    };
+    let bad = || {
+        invalid(
+            "on",
+            " must be an object of listener functions by event type (request, response, retry, error, done)",
+        )
+    };
+    if !on.is_object() || is_array(&on, "on")? {
+        return Err(bad());
+    }
+    let keys = keys(&on, "on", 8)?;
+    let mut out = Vec::new();
+    for i in 0..keys.length() {
+        let name = keys.get(i).as_string().unwrap_or_default();
+        let Some(event_type) = crate::events::EventType::parse(&name) else {
+            return Err(bad());
+        };
+        match get(&on, &name, "on")? {
+            None => {}
+            Some(f) if f.is_function() => out.push((event_type.name(), Function::from(f))),
+            Some(_) => return Err(bad()),
+        }
+    }
+    Ok(out)
 }
 
 /// `BotClientOptions` / `MerchantClientOptions`, and the `fetch` and `logger` options.

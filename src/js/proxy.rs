@@ -2,9 +2,16 @@
 //! (the TypeScript shell's `proxy.ts`) asks about every request. Conversion only; every rule
 //! is [`crate::proxy`]'s.
 
+use std::rc::Rc;
+
+use js_sys::{Function, JsString};
 use wasm_bindgen::prelude::*;
 
+use super::classes::{attempt_of, Call, Settings};
+use super::options::{self, Logger};
 use super::{error, object};
+use crate::call::PreparedCall;
+use crate::config::{ClientOptions, Config};
 use crate::error::Error;
 use crate::json::js_impl;
 use crate::proxy::{redact_response, Policy, Refusal};
@@ -14,10 +21,34 @@ const MAX_METHOD_LEN: u32 = 64;
 /// The most names read from `allow`.
 const MAX_ALLOW: usize = 64;
 
+/// The options of `createProxyHandler` (any other key is refused, naming it).
+const PROXY_OPTIONS: [&str; 9] = [
+    "endpoint",
+    "baseUrl",
+    "allow",
+    "maxBodyBytes",
+    "apiKey",
+    "authorize",
+    "fetch",
+    "on",
+    "logger",
+];
+
 /// One proxy's checked options and its checks.
 #[wasm_bindgen]
 pub struct ProxyPolicy {
     policy: Policy,
+    /// `apiKey` as given: a function, or the key as a JavaScript string (never copied into
+    /// wasm memory here; the shell reads it for each forwarded request).
+    api_key: JsValue,
+    /// `authorize`, a function, or undefined.
+    authorize: JsValue,
+    /// `fetch`, a function, or undefined.
+    fetch: JsValue,
+    /// The `on` option: listeners of the upstream calls' events, by event type name.
+    listeners: Vec<(&'static str, Function)>,
+    /// The `logger` option.
+    logger: Option<Logger>,
 }
 
 /// `{ status, body }`: an answer of the proxy's own.
@@ -73,33 +104,116 @@ fn allow_list(allow: &JsValue) -> Result<Vec<String>, Error> {
 
 #[wasm_bindgen]
 impl ProxyPolicy {
-    /// Checks `createProxyHandler`'s `endpoint` (`"bot"` or `"merchant"`), `baseUrl`, `allow` (client
-    /// method names of that endpoint), `maxBodyBytes` (absent: 65536), `apiKey` (a non-empty
-    /// string or a function; a string is not kept), `authorize` and `fetch` (absent or
-    /// functions). Throws `SettlementError` (`invalid_input` naming the option).
+    /// Reads `createProxyHandler`'s options object once and checks it: `endpoint` (`"bot"` or
+    /// `"merchant"`), `baseUrl`, `allow` (client method names of that endpoint),
+    /// `maxBodyBytes` (absent: 65536), `apiKey` (a non-empty string or a function),
+    /// `authorize` and `fetch` (absent or functions), `on` (listeners by event type) and
+    /// `logger` (as the clients'). Throws `SettlementError` (`invalid_input` naming the
+    /// option, or an unknown key).
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        endpoint: JsValue,
-        base_url: JsValue,
-        allow: JsValue,
-        max_body_bytes: JsValue,
-        api_key: JsValue,
-        authorize: JsValue,
-        fetch: JsValue,
-    ) -> Result<ProxyPolicy, JsValue> {
+    pub fn new(options: JsValue) -> Result<ProxyPolicy, JsValue> {
         super::install_panic_hook();
-        check_functions(&api_key, &authorize, &fetch).map_err(|e| error::to_js(&e))?;
+        Self::read(&options).map_err(|e| error::to_js(&e))
+    }
+
+    fn read(value: &JsValue) -> Result<ProxyPolicy, Error> {
+        let o = options::options_of(value, &PROXY_OPTIONS)?
+            .unwrap_or_else(|| js_sys::Object::new().into());
+        let option = |name: &str| -> Result<JsValue, Error> {
+            Ok(options::get(&o, name, name)?.unwrap_or(JsValue::UNDEFINED))
+        };
+        let (endpoint, base_url, allow, max_body_bytes) = (
+            option("endpoint")?,
+            option("baseUrl")?,
+            option("allow")?,
+            option("maxBodyBytes")?,
+        );
+        let (api_key, authorize, fetch) =
+            (option("apiKey")?, option("authorize")?, option("fetch")?);
+        check_functions(&api_key, &authorize, &fetch)?;
+        let listeners = options::listeners(&o)?;
+        let logger = options::logger(&o)?;
         let endpoint = endpoint.as_string().unwrap_or_default();
         let base_url = base_url.as_string().unwrap_or_default();
-        let max = if max_body_bytes.is_undefined() || max_body_bytes.is_null() {
-            None
-        } else {
-            Some(max_body_bytes.as_f64().unwrap_or(f64::NAN))
+        let max = match max_body_bytes.is_undefined() {
+            true => None,
+            false => Some(max_body_bytes.as_f64().unwrap_or(f64::NAN)),
         };
-        let policy = allow_list(&allow)
-            .and_then(|allow| Policy::new(&endpoint, &base_url, &allow, max))
-            .map_err(|e| error::to_js(&e))?;
-        Ok(ProxyPolicy { policy })
+        let policy = Policy::new(&endpoint, &base_url, &allow_list(&allow)?, max)?;
+        Ok(ProxyPolicy {
+            policy,
+            api_key,
+            authorize,
+            fetch,
+            listeners,
+            logger,
+        })
+    }
+
+    /// The `apiKey` option, as given (a string or a function).
+    #[wasm_bindgen(getter, js_name = apiKey, unchecked_return_type = "string | ((request: Request) => string | Promise<string>)")]
+    pub fn api_key(&self) -> JsValue {
+        self.api_key.clone()
+    }
+
+    /// The `authorize` option (a function), or undefined.
+    #[wasm_bindgen(
+        getter,
+        unchecked_return_type = "((request: Request) => boolean | Promise<boolean>) | undefined"
+    )]
+    pub fn authorize(&self) -> JsValue {
+        self.authorize.clone()
+    }
+
+    /// The `fetch` option (a function), or undefined.
+    #[wasm_bindgen(
+        getter,
+        unchecked_return_type = "((input: string, init: RequestInit) => Promise<Response>) | undefined"
+    )]
+    pub fn fetch(&self) -> JsValue {
+        self.fetch.clone()
+    }
+
+    /// The `on` option's listeners: `{ type, listener }` for each event type given.
+    #[wasm_bindgen(
+        getter,
+        unchecked_return_type = "{ type: keyof SettlementEventMap; listener: Function }[]"
+    )]
+    pub fn listeners(&self) -> js_sys::Array {
+        self.listeners
+            .iter()
+            .map(|(event_type, listener)| {
+                object(&[
+                    ("type", &JsValue::from_str(event_type)),
+                    ("listener", listener.as_ref()),
+                ])
+            })
+            .collect()
+    }
+
+    /// Whether the `logger` option was given (the upstream calls are then observed).
+    #[wasm_bindgen(getter)]
+    pub fn logs(&self) -> bool {
+        self.logger.is_some()
+    }
+
+    /// The upstream call of a forwarded request, to observe (its events and the logger's
+    /// lines are the clients'): `method` and `body` from `check`'s forward decision, `key`
+    /// the key it is sent with (every piece of it is redacted from the events). Undefined
+    /// when `method` is not allowed or the key is not one a client would take.
+    pub fn call(&self, method: &str, body: JsString, key: &str) -> Option<Call> {
+        let op = self.policy.allowed(method)?;
+        let options = ClientOptions {
+            endpoint: Some(self.policy.upstream().to_owned()),
+            api_key: Some(key.to_owned()),
+            ..ClientOptions::default()
+        };
+        let config = Config::new(&options, "").ok()?;
+        Some(Call {
+            settings: Rc::new(Settings::new(config, self.logger.clone())),
+            call: PreparedCall::forwarded(op, body),
+            observed: Default::default(),
+        })
     }
 
     /// The service endpoint requests are forwarded to.
@@ -123,13 +237,15 @@ impl ProxyPolicy {
         })
     }
 
-    /// The whole body (at most `maxBodyBytes`): `{ kind: "forward", body, mutation }` (the
-    /// body to send upstream, as the client builds it), or `{ kind: "refuse", status, body }`.
+    /// The whole body (at most `maxBodyBytes`): `{ kind: "forward", method, body, mutation }`
+    /// (the client method, and the body to send upstream, as the client builds it), or
+    /// `{ kind: "refuse", status, body }`.
     #[wasm_bindgen(unchecked_return_type = "ProxyDecision")]
     pub fn check(&self, body: &str) -> Result<JsValue, JsValue> {
         Ok(match self.policy.check(body) {
             Ok(forward) => object(&[
                 ("kind", &JsValue::from_str("forward")),
+                ("method", &JsValue::from_str(forward.operation.method)),
                 ("body", &JsValue::from_str(&forward.body)),
                 (
                     "mutation",
@@ -186,6 +302,23 @@ impl ProxyPolicy {
     }
 }
 
+#[wasm_bindgen(js_class = PreparedCall)]
+impl Call {
+    /// The proxy's upstream call ends with its one attempt's `outcome` (it is sent once: the
+    /// client behind the proxy decides on retries): returns, or throws the `SettlementError`
+    /// it ends with (its `error` event's, when it is observed).
+    pub fn finish(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "AttemptOutcome")] outcome: JsValue,
+    ) -> Result<(), JsValue> {
+        let attempt = attempt_of(0, &outcome, false);
+        match self.call.once(&self.settings.config, attempt) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.failing(e)),
+        }
+    }
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const PROXY_SHAPES: &'static str = r#"
 /** An answer of the proxy's own: its HTTP status and JSON body. */
@@ -193,6 +326,6 @@ export type ProxyAnswer = { status: number; body: string };
 
 /** What to do with a request body: forward this body upstream, or answer with a refusal. */
 export type ProxyDecision =
-  | { kind: "forward"; body: string; mutation: boolean }
+  | { kind: "forward"; method: string; body: string; mutation: boolean }
   | { kind: "refuse"; status: number; body: string };
 "#;

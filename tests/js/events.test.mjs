@@ -1,7 +1,7 @@
 // Events, the logger and withResponse, against the sandbox, through the package imported by name.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { BotClient, MerchantClient, SettlementError } from "settlement-wasm";
+import { BotClient, MerchantClient, SettlementError, createProxyHandler } from "settlement-wasm";
 import { SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, uniqueTag, serializeError } from "./helpers.mjs";
 
 const TYPES = ["request", "response", "retry", "error", "done"];
@@ -238,5 +238,98 @@ describe("events", () => {
     await watch.next();
     watch.stop();
     assert.ok(events.some((e) => e.type === "request" && e.source === "watchOrders"));
+  });
+});
+
+describe("the proxy's upstream calls", () => {
+  /** The proxy's `fetch` option: the real one, adding headers that echo the key and carry a request id. */
+  const echoing = (key) => async (url, init) => {
+    const r = await fetch(url, init);
+    const headers = new Headers(r.headers);
+    headers.set("x-echo-key", `Bearer ${key}`);
+    headers.set("x-request-id", "req-proxy-1");
+    headers.append("set-cookie", "session=1");
+    return new Response(await r.text(), { status: r.status, headers });
+  };
+  /** A handler of `options` and a page's BotClient behind it, with every upstream event recorded. */
+  function behind(options) {
+    const events = [];
+    const on = Object.fromEntries(TYPES.map((t) => [t, (e) => events.push(e)]));
+    const handler = createProxyHandler({ endpoint: "bot", baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, allow: ["profile"], on, ...options });
+    const page = new BotClient({ endpoint: "http://proxy.invalid/api/bot", fetch: (r) => handler(r), maxRetries: 0 });
+    return { events, page };
+  }
+
+  test("request, response and done, tagged proxy, with the request id and no piece of the key", async () => {
+    const { events, page } = behind({ fetch: echoing(AGENT_KEY) });
+    assert.equal((await page.profile({ fields: ["id"] })).id, "agent-1");
+    assert.deepEqual(events.map((e) => e.type), ["request", "response", "done"]);
+    const id = events[0].callId;
+    assert.ok(events.every((e) => e.callId === id && e.source === "proxy" && e.operation === "profile" && e.kind === "query"));
+    assert.equal(events[0].url, `${SANDBOX_URL}/service/bot/graphql`);
+    assert.equal(events[1].status, 200);
+    assert.equal(events[1].requestId, "req-proxy-1");
+    assert.equal(events[1].headers["set-cookie"], undefined);
+    assert.ok(Number.isInteger(events[1].durationMs) && Number.isInteger(events[2].durationMs));
+    assert.equal(events[2].attempts, 1);
+    assertNoKey(JSON.stringify(events));
+  });
+
+  test("a key the service refuses: error unauthorized (what the page gets), then done", async () => {
+    const { events, page } = behind({ apiKey: "SBX-AGNT_notAValidKey123" });
+    await assert.rejects(page.profile(), (e) => e.code === "unauthorized");
+    assert.deepEqual(events.map((e) => e.type), ["request", "response", "error", "done"]);
+    assert.equal(events[1].status, 401);
+    assert.ok(events[2].error instanceof SettlementError);
+    assert.equal(events[2].error.code, "unauthorized");
+  });
+
+  test("the service not reached: error network, then done; a throwing listener changes nothing", async () => {
+    const events = [];
+    const errors = [];
+    const original = console.error;
+    console.error = (...args) => errors.push(args);
+    try {
+      const handler = createProxyHandler({
+        endpoint: "bot", baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, allow: ["profile"],
+        fetch: () => Promise.reject(new TypeError("fetch failed")),
+        on: { request() { throw new Error("listener"); }, error: (e) => events.push(e), done: (e) => events.push(e) },
+      });
+      const request = () => new Request("http://proxy.invalid/api/bot", {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "query Profile { profile { id } }", operationName: "Profile" }),
+      });
+      const first = await handler(request());
+      assert.equal(first.status, 502);
+      assert.equal((await handler(request())).status, 502);
+    } finally {
+      console.error = original;
+    }
+    assert.deepEqual(events.map((e) => e.type), ["error", "done", "error", "done"]);
+    assert.equal(events[0].error.code, "network");
+    assert.equal(errors.length, 1, "the throwing listener is reported once");
+  });
+
+  test("the on and logger options are read by the core's option rule", () => {
+    const base = { endpoint: "bot", baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, allow: ["profile"] };
+    const refused = (options, field) =>
+      assert.throws(() => createProxyHandler({ ...base, ...options }), (e) => e instanceof SettlementError && e.code === "invalid_input" && e.field === field);
+    refused({ on: { requset: () => {} } }, "on");
+    refused({ on: { request: 1 } }, "on");
+    refused({ on: [() => {}] }, "on");
+    refused({ onn: {} }, "onn");
+    refused({ logger: {} }, "logger");
+    assert.equal(typeof createProxyHandler({ ...base, on: {}, logger: console }), "function");
+  });
+
+  test("the logger option: one debug line per upstream answer, redacted", async () => {
+    const lines = [];
+    const logger = { debug: (l) => lines.push(["debug", l]), info() {}, warn: (l) => lines.push(["warn", l]), error: (l) => lines.push(["error", l]) };
+    const handler = createProxyHandler({ endpoint: "bot", baseUrl: SANDBOX_URL, apiKey: AGENT_KEY, allow: ["profile"], logger, fetch: echoing(AGENT_KEY) });
+    const page = new BotClient({ endpoint: "http://proxy.invalid/api/bot", fetch: (r) => handler(r) });
+    await page.profile({ fields: ["id"] });
+    assert.equal(lines.length, 1);
+    assert.match(lines[0][1], /^settlement-wasm call-\d+ query profile \(proxy\): attempt 1: 200 in \d+ ms, request id req-proxy-1$/);
+    assertNoKey(JSON.stringify(lines));
   });
 });

@@ -231,10 +231,12 @@ export function hostileCases(api) {
   if (typeof api.createProxyHandler === "function") {
     const proxy = (extra) => api.createProxyHandler({ ...proxyBase(), ...extra });
     slot("createProxyHandler(h)", (h) => api.createProxyHandler(h));
-    for (const k of ["endpoint", "baseUrl", "apiKey", "allow", "authorize", "maxBodyBytes", "fetch"]) {
+    for (const k of ["endpoint", "baseUrl", "apiKey", "allow", "authorize", "maxBodyBytes", "fetch", "on", "logger"]) {
       slot(`createProxyHandler({${k}: h})`, (h) => proxy({ [k]: h })(proxyRequest()));
     }
     slot("createProxyHandler({allow: [h]})", (h) => proxy({ allow: [h] })(proxyRequest()));
+    slot("createProxyHandler({on: {response: h}})", (h) => proxy({ on: { response: h } })(proxyRequest()));
+    slot("proxy: an on listener throws h", (h) => proxy({ on: { request() { throw h; }, done() { throw h; } } })(proxyRequest()));
     slot("proxy handler(h)", (h) => proxy({})(h));
     slot("proxy: authorize returns h", (h) => proxy({ authorize: () => h })(proxyRequest()));
     slot("proxy: apiKey returns h", (h) => proxy({ apiKey: () => h })(proxyRequest()));

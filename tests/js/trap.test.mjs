@@ -75,6 +75,38 @@ describe("a trap is contained: the instance is replaced before the next call", (
     assert.equal(hooks.generation(), before + 2);
   });
 
+  test("events: a call that traps after its request still ends with error (internal) and done, one call id", async () => {
+    const TYPES = ["request", "response", "retry", "error", "done"];
+    let breakNext = true;
+    // The instance breaks while the call is in flight: its next use (the response event) traps.
+    const bot = new BotClient({
+      baseUrl: SANDBOX_URL, apiKey: AGENT_KEY,
+      fetch: async (request) => {
+        if (breakNext) {
+          breakNext = false;
+          hooks.breakInstance();
+        }
+        return fetch(request);
+      },
+    });
+    const events = [];
+    for (const t of TYPES) bot.on(t, (e) => events.push(e));
+    const before = hooks.generation();
+    const e = await bot.profile().then(() => null, (e) => e);
+    assertInternal(e);
+    assert.equal(hooks.generation(), before + 1, "replaced once");
+    assert.deepEqual(events.map((x) => x.type), ["request", "error", "done"]);
+    const id = events[0].callId;
+    assert.ok(events.every((x) => x.callId === id && x.operation === "profile" && x.kind === "query" && x.source === "call"));
+    assert.equal(events[1].error, e);
+    assert.equal(events[2].attempts, 1);
+    assert.ok(Number.isInteger(events[2].durationMs));
+    // The next call runs on the fresh instance, observed as usual.
+    events.length = 0;
+    await bot.profile();
+    assert.deepEqual(events.map((x) => x.type), ["request", "response", "done"]);
+  });
+
   test("server MerchantClient: made before the trap, works after it", async () => {
     const merchant = new MerchantClient({ baseUrl: SANDBOX_URL, apiKey: MERCHANT_SECRET_KEY });
     await merchant.account();
