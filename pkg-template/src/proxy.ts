@@ -55,12 +55,18 @@ function observeUpstream(policy: ProxyPolicy, events: Emitter, method: string, b
  * Ends the observed upstream call with its one attempt's `outcome`: its `error` (when the core
  * says the call failed, as the client behind the proxy will see it) and `done` events. Frees it.
  */
-function end(seen: Observation, outcome: AttemptOutcome): void {
+function end(seen: Observation, outcome: AttemptOutcome, headers?: string): void {
   try {
     (seen.call as unknown as UpstreamCall).finish(outcome);
     seen.emit((c) => c.event("done"));
   } catch (e) {
-    seen.failed(fromGlue(e, "createProxyHandler"));
+    const error = fromGlue(e, "createProxyHandler");
+    // As a client's error: the response's headers and request id, when an answer came.
+    if (outcome.kind === "response" && headers !== undefined && e instanceof SettlementError) {
+      const { headers: kept, requestId } = seen.call.response(outcome.status, headers);
+      Object.assign(error, requestId === undefined ? { headers: kept } : { headers: kept, requestId });
+    }
+    seen.failed(error);
   } finally {
     release(seen.call);
   }
@@ -210,8 +216,9 @@ export function createProxyHandler(options: ProxyOptions): ProxyHandler {
       return answer(current().unreachable());
     }
     if (seen) {
-      seen.emit((c) => c.responseEvent(status, headerBlock(upstreamHeaders)));
-      end(seen, { kind: "response", status, retryAfter: retryAfter ?? undefined, body });
+      const block = headerBlock(upstreamHeaders);
+      seen.emit((c) => c.responseEvent(status, block));
+      end(seen, { kind: "response", status, retryAfter: retryAfter ?? undefined, body }, block);
     }
     const headers: Record<string, string> = { "content-type": contentType ?? "application/json" };
     if (retryAfter !== null) headers["retry-after"] = current().redact(retryAfter, key);

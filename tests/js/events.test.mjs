@@ -276,12 +276,15 @@ describe("the proxy's upstream calls", () => {
   });
 
   test("a key the service refuses: error unauthorized (what the page gets), then done", async () => {
-    const { events, page } = behind({ apiKey: "SBX-AGNT_notAValidKey123" });
+    const { events, page } = behind({ apiKey: "SBX-AGNT_notAValidKey123", fetch: echoing("SBX-AGNT_notAValidKey123") });
     await assert.rejects(page.profile(), (e) => e.code === "unauthorized");
     assert.deepEqual(events.map((e) => e.type), ["request", "response", "error", "done"]);
     assert.equal(events[1].status, 401);
     assert.ok(events[2].error instanceof SettlementError);
     assert.equal(events[2].error.code, "unauthorized");
+    assert.equal(events[2].error.requestId, "req-proxy-1");
+    assert.equal(events[2].error.headers["set-cookie"], undefined);
+    assertNoKey(JSON.stringify(events) + serializeError(events[2].error), "SBX-AGNT_notAValidKey123");
   });
 
   test("the service not reached: error network, then done; a throwing listener changes nothing", async () => {
