@@ -4,18 +4,27 @@
 // log), compiled to WebAssembly: nothing is fetched, no server is started. This shell only
 // does the I/O a `fetch` needs: it reads the Request, waits as the core's fault says
 // (setTimeout, so fake timers drive it), and writes the Response. The entries give it the
-// core's WebAssembly: index.ts embeds the bytes, workerd.ts imports a compiled module.
+// core's WebAssembly, one file (settlement_sandbox_bg.wasm, beside them) loaded as each runtime
+// can: node.ts reads it from disk, browser.ts fetches it (`new URL(…, import.meta.url)`),
+// workerd.ts imports it as a compiled module.
 import { initSync, FakeCore, type FakeAdmission, type FakeAnswer, type FakeRequest } from "./glue/settlement_sandbox.js";
 
-/** The core's WebAssembly as the entry provides it: bytes, or a module compiled by the runtime. */
-let coreSource: BufferSource | WebAssembly.Module | null = null;
+/**
+ * The core's WebAssembly as an entry provides it: bytes, or a module compiled by the runtime.
+ * @internal
+ */
+export type CoreSource = BufferSource | WebAssembly.Module;
+
+/** Where the core comes from: set once by the entry; a function is called on the first `createFakeService()`. */
+let coreSource: CoreSource | (() => CoreSource) | null = null;
 let loaded = false;
 
 /**
- * Called once by an entry, on import: where `createFakeService` instantiates the core from.
+ * Called once by an entry, on import: where `createFakeService` instantiates the core from
+ * (a function: read when the first fake is created, not on import).
  * @internal
  */
-export function provideCore(source: BufferSource | WebAssembly.Module): void {
+export function provideCore(source: CoreSource | (() => CoreSource)): void {
   coreSource = source;
 }
 
@@ -23,7 +32,8 @@ export function provideCore(source: BufferSource | WebAssembly.Module): void {
 function load(): void {
   if (!loaded) {
     if (coreSource === null) throw new Error("settlement-wasm-testing: no entry provided the core's WebAssembly");
-    initSync({ module: coreSource });
+    const module = typeof coreSource === "function" ? coreSource() : coreSource;
+    initSync({ module });
     loaded = true;
   }
 }
