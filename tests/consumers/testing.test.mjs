@@ -3,8 +3,8 @@
 // tarballs (pkg/ and pkg-testing/) installed by name into testing/work/, the examples' code
 // blocks extracted from the packed README into test files, and the one component they name
 // (OrderList) given. Tools: tests/consumers/testing/package.json (Vitest, Jest with @swc/jest,
-// jsdom, React, Testing Library). Then the fake in headless Chromium: a page with no server, and
-// every operation compared with the HTTP sandbox's results (this one needs the sandbox). Run:
+// jsdom, React, Testing Library, @vitest/browser with playwright). Then the fake in headless
+// Chromium: a Vitest browser-mode test, a page with no server, and every operation compared with the HTTP sandbox's results (this one needs the sandbox). Run:
 // scripts/with-sandbox.sh -- scripts/test-consumers.sh tests/consumers/testing.test.mjs
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
@@ -23,6 +23,7 @@ const ROOT = path.resolve(HERE, "../..");
 const APP = path.join(HERE, "testing");
 const WORK = path.join(APP, "work");
 const BIN = path.join(APP, "node_modules", ".bin");
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 function write(file, text) {
   const p = path.join(WORK, file);
@@ -137,12 +138,63 @@ test("Jest runs the same four examples", () => {
   assert.match(r.out, /Tests:\s+4 passed, 4 total/, r.out);
 });
 
+// Vitest's browser mode (@vitest/browser, its playwright provider on the system's Chromium; no
+// browser download): a test of the agent's orders and one action, run in the page Vitest
+// serves, against both packages as an app installs them: settlement-wasm's browser entry
+// (init() fetches its .wasm) and the fake's `browser` entry (it fetches its own), with the
+// README's Vite setting (optimizeDeps.exclude); no sandbox process.
+const BROWSER_MODE_TEST = `import { test, expect } from "vitest";
+import init, { BotClient } from "settlement-wasm";
+import { createFakeService } from "settlement-wasm-testing";
+
+test("the agent's orders and an accepted withdrawal, in the browser", async () => {
+  expect(typeof window.document).toBe("object"); // a real page, not Node
+  await init();
+  const fake = createFakeService();
+  const bot = new BotClient({ baseUrl: fake.baseUrl, apiKey: fake.keys.agent, fetch: fake.fetch });
+  const order = fake.control.createOrder({ type: "withdrawal" });
+  const pending = await bot.orderHistory({ page: 1, perPage: 100, filter: { status: "pending" } });
+  expect(pending.data.map((o) => o.id)).toContain(order.id);
+  expect(pending.data.every((o) => o.status === "pending")).toBe(true);
+  expect(await bot.acceptWithdrawal(order.id)).toBe(true);
+  expect(fake.control.orders().find((o) => o.id === order.id)?.status).toBe("picked_up");
+  expect(fake.requests().map((r) => [r.operationName, r.keyClass, r.status])).toEqual([
+    ["OrderHistory", "agent", 200], ["AcceptWithdrawal", "agent", 200],
+  ]);
+  expect(JSON.stringify(fake.requests())).not.toContain(fake.keys.agent);
+});
+`;
+
+test("Vitest browser mode: the agent's orders and an action through the fake, in Chromium", { skip: !CHROMIUM && "no Chromium" }, () => {
+  write("browser-mode/orders.test.ts", BROWSER_MODE_TEST);
+  // Vite's dev-server pre-bundling moves a dependency's module without the .wasm beside it
+  // (both packages load theirs from new URL(…, import.meta.url)): the README's one line of
+  // configuration for Vitest's browser mode and Vite's dev server.
+  write("vitest.browser.config.mjs", `export default {
+  optimizeDeps: { exclude: ["settlement-wasm", "settlement-wasm-testing"] },
+  test: {
+    include: ["browser-mode/**/*.test.ts"],
+    browser: {
+      enabled: true,
+      provider: "playwright",
+      headless: true,
+      screenshotFailures: false,
+      instances: [{ browser: "chromium", launch: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ["--no-sandbox", "--disable-gpu"] } }],
+    },
+  },
+};
+`);
+  const r = run("vitest", ["run", "--config", "vitest.browser.config.mjs", "--reporter=verbose"]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /chromium/i, r.out);
+  assert.match(r.out, /Tests\s+1 passed/, r.out);
+});
+
 // The fake in browser pages, headless Chromium driven by playwright-core: each page is an
 // esbuild ES-module bundle (the package resolved by name: its `browser` entry, which fetches
 // its .wasm from beside the module) with settlement_sandbox_bg.wasm copied beside the bundle,
 // as the package's README tells esbuild users. The page's files are answered by a route in the
 // browser itself (no server, no network): `http://page.test/<dir>/…` is `WORK/<dir>/…`.
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 const PAGE_ORIGIN = "http://page.test";
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 
