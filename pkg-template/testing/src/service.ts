@@ -54,6 +54,14 @@ export interface FakeServiceOptions {
   maxPerPage?: number;
   /** The token `webhooks` deliveries carry in `X-CASHRAMP-TOKEN`; default `fake-webhook-token`. */
   webhookToken?: string;
+  /**
+   * Which data set it is seeded with: an integer from 0 to 2^53 − 1; default 0, the usual
+   * data. The same seed gives the same data in every fake and in the HTTP sandbox started with
+   * `--seed N`; another seed gives other order ids, times, amounts, rates, currencies, methods
+   * and emails, with the same keys, agent ids, order counts, agent 1's counts per status and
+   * type, order days, profile figures and fixtures (see the README).
+   */
+  seed?: number;
 }
 
 /** The keys the fake accepts. */
@@ -200,11 +208,16 @@ export function createFakeService(options: FakeServiceOptions = {}): FakeService
   load();
   const baseUrl = (options.baseUrl ?? "https://fake-service.test").replace(/\/+$/, "");
   const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Date.now());
+  const seed = options.seed ?? 0;
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    throw new RangeError(`settlement-wasm-testing: seed must be an integer from 0 to 2^53 - 1, got ${String(options.seed)}`);
+  }
   const core = new FakeCore({
     extras: options.extras ?? false,
     nowMs: now,
     baseUrl,
     maxPerPage: options.maxPerPage ?? 100,
+    seed,
   });
   const webhookToken = options.webhookToken ?? "fake-webhook-token";
   const k = core.keys();
