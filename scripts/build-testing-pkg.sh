@@ -3,8 +3,8 @@
 # an app's tests), into pkg-testing/: the sandbox's core (tests/sandbox without its `http`
 # feature, with `fake`) -> wasm32 release -> wasm-bindgen (`--target web`) -> wasm-opt ->
 # the TypeScript shell (pkg-template/testing/src/): type-checked and its declarations emitted
-# by tsc, bundled by esbuild with the .wasm embedded (ESM and CommonJS) -> package files ->
-# sizes. Nothing of it enters the main package (pkg/), whose browser build `make size` checks.
+# by tsc, bundled by esbuild into one entry per runtime (Node, browsers, workerd), each loading
+# the one .wasm file the package ships -> package files -> sizes. Nothing of it enters the main package (pkg/), whose browser build `make size` checks.
 # Usage: scripts/build-testing-pkg.sh [--dev]   (--dev: no wasm-opt, no minification)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,13 +48,17 @@ node_modules/.bin/tsc -p "$template/tsconfig.json"
 cp "$types/service.d.ts" "$out/index.d.ts"
 cp "$types/service.d.ts" "$out/index.d.cts"
 
-# One bundle (CommonJS, the .wasm embedded: esbuild's binary loader), and an ES module that
-# re-exports it by name (Node finds the names with its CommonJS lexer; bundlers, Vitest and
-# Jest take them from the exports object): the fake's 1.4 MB of WebAssembly ship once.
+# The core's WebAssembly ships once, as a file at the package's root that every entry loads
+# as its runtime can (none embeds it).
+cp "$glue/${name}_bg.wasm" "$out/"
 minify=(); [ "$opt" = 1 ] && minify=(--minify-syntax --minify-whitespace)
-"$esbuild" "$template/src/index.ts" --bundle --format=cjs --platform=node --target=es2022 \
-  "${minify[@]}" --log-level=warning --loader:.wasm=binary \
-  --log-override:empty-import-meta=silent --outfile="$out/index.cjs"
+common=(--bundle --target=es2022 "${minify[@]}" --log-level=warning --log-override:empty-import-meta=silent)
+
+# Node (the `node` condition, and `require` under `browser`, Jest's jsdom): CommonJS that reads
+# the .wasm beside it on the first createFakeService(); and an ES module that re-exports it by
+# name (Node finds the names with its CommonJS lexer; bundlers, Vitest and Jest take them from
+# the exports object), so Node holds one instance of the module either way.
+"$esbuild" "$template/src/node.ts" "${common[@]}" --format=cjs --platform=node --outfile="$out/index.cjs"
 node -e '
   const m = require("./'"$out"'/index.cjs");
   const names = Object.keys(m).filter((n) => n !== "default" && !n.startsWith("__")).sort();
@@ -64,14 +68,23 @@ node -e '
   require("fs").writeFileSync("'"$out"'/index.mjs", src);
 '
 
-# workerd (the `workerd` condition), which compiles no WebAssembly from bytes: ESM importing the
-# .wasm beside it as a compiled module (`?module`, which wrangler understands). This ships the
-# .wasm a second time, as a file, since index.cjs embeds it.
-mkdir -p "$out/workerd"
-"$esbuild" "$template/src/workerd.ts" --bundle --format=esm --platform=neutral --target=es2022 \
-  "${minify[@]}" --log-level=warning "--external:./${name}_bg.wasm?module" \
-  --log-override:empty-import-meta=silent --outfile="$out/workerd/index.js"
-cp "$glue/${name}_bg.wasm" "$out/workerd/"
+# Pages and browser runners (the `browser` condition: Vite, Vitest's browser mode, webpack):
+# ESM fetching the .wasm from `new URL("./settlement_sandbox_bg.wasm", import.meta.url)`
+# before the module finishes loading (a top-level await).
+"$esbuild" "$template/src/browser.ts" "${common[@]}" --format=esm --platform=browser --outfile="$out/browser.js"
+
+# workerd (the `workerd` condition), which compiles no WebAssembly from bytes: ESM importing
+# the .wasm as a compiled module (`?module`, which wrangler understands).
+"$esbuild" "$template/src/workerd.ts" "${common[@]}" --format=esm --platform=neutral \
+  "--external:./${name}_bg.wasm?module" --outfile="$out/workerd.js"
+
+# No entry may carry the core itself: each is the shell and the glue (tens of KB).
+for f in "$out/index.cjs" "$out/browser.js" "$out/workerd.js"; do
+  if [ "$(wc -c <"$f")" -gt 200000 ]; then
+    echo "build-testing-pkg: $f is $(wc -c <"$f") B: the .wasm must ship once, as its own file" >&2
+    exit 1
+  fi
+done
 
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 cp "$template/package.json" "$template/README.md" "$out/"
@@ -79,6 +92,6 @@ cp LICENSE-MIT LICENSE-APACHE "$out/"
 sed -i "s/\"version\": \"0.0.0-template\"/\"version\": \"$version\"/" "$out/package.json"
 
 echo "== settlement-wasm-testing sizes"
-for f in "$glue/${name}_bg.wasm" "$out/index.mjs" "$out/index.cjs" "$out/workerd/index.js"; do
+for f in "$out/${name}_bg.wasm" "$out/index.mjs" "$out/index.cjs" "$out/browser.js" "$out/workerd.js"; do
   printf '%-50s %9d B raw %8d B gzip\n' "$f" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
 done

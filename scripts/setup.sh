@@ -67,12 +67,13 @@ if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.packa
   log "npm ci ($d)"
   (cd $d && npm ci --no-audit --no-fund --loglevel=error)
 fi
-# 3d. the testing package's examples' tools (Vitest, Jest, jsdom, React Testing Library), from
-#     their own lockfile (tests/consumers/testing.test.mjs)
+# 3d. the testing package's examples' tools (Vitest, Jest, jsdom, React Testing Library, and
+#     Vitest's browser mode: @vitest/browser with playwright, driving the system's Chromium, so
+#     no browser is downloaded), from their own lockfile (tests/consumers/testing.test.mjs)
 d=tests/consumers/testing
 if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then
   log "npm ci ($d)"
-  (cd $d && npm ci --no-audit --no-fund --loglevel=error)
+  (cd $d && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi
 d=tests/consumers/types-node-latest   # the newest @types/node, apart from the runtime's major
 if [ ! -d $d/node_modules ] || [ $d/package-lock.json -nt $d/node_modules/.package-lock.json ]; then

@@ -71,7 +71,7 @@ fi
 # listed apart, outside the budget; none of it is in pkg/.
 if [ -f pkg-testing/index.mjs ]; then
   echo "== settlement-wasm-testing (a separate package; not in the browser build)"
-  for f in pkg-testing/index.mjs pkg-testing/index.cjs pkg-testing/workerd/index.js pkg-testing/workerd/settlement_sandbox_bg.wasm; do
+  for f in pkg-testing/settlement_sandbox_bg.wasm pkg-testing/index.mjs pkg-testing/index.cjs pkg-testing/browser.js pkg-testing/workerd.js; do
     if [ -f "$f" ]; then row "$f"; fi
   done
 fi

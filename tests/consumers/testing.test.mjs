@@ -3,8 +3,8 @@
 // tarballs (pkg/ and pkg-testing/) installed by name into testing/work/, the examples' code
 // blocks extracted from the packed README into test files, and the one component they name
 // (OrderList) given. Tools: tests/consumers/testing/package.json (Vitest, Jest with @swc/jest,
-// jsdom, React, Testing Library). Then the fake in headless Chromium: a page with no server, and
-// every operation compared with the HTTP sandbox's results (this one needs the sandbox). Run:
+// jsdom, React, Testing Library, @vitest/browser with playwright). Then the fake in headless
+// Chromium: a Vitest browser-mode test, a page with no server, and every operation compared with the HTTP sandbox's results (this one needs the sandbox). Run:
 // scripts/with-sandbox.sh -- scripts/test-consumers.sh tests/consumers/testing.test.mjs
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
@@ -23,6 +23,7 @@ const ROOT = path.resolve(HERE, "../..");
 const APP = path.join(HERE, "testing");
 const WORK = path.join(APP, "work");
 const BIN = path.join(APP, "node_modules", ".bin");
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
 
 function write(file, text) {
   const p = path.join(WORK, file);
@@ -137,12 +138,100 @@ test("Jest runs the same four examples", () => {
   assert.match(r.out, /Tests:\s+4 passed, 4 total/, r.out);
 });
 
-// The fake in a browser page: an esbuild bundle of a page script (the package resolved by
-// name, its CommonJS bundle and embedded .wasm included) in headless Chromium, from file://
-// (no server, no network): an observed query answered, an unobserved field refused, a queued
-// drop rejecting the fetch.
-const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM && "no Chromium" }, () => {
+// Vitest's browser mode (@vitest/browser, its playwright provider on the system's Chromium; no
+// browser download): a test of the agent's orders and one action, run in the page Vitest
+// serves, against both packages as an app installs them: settlement-wasm's browser entry
+// (init() fetches its .wasm) and the fake's `browser` entry (it fetches its own), with the
+// README's Vite setting (optimizeDeps.exclude); no sandbox process.
+const BROWSER_MODE_TEST = `import { test, expect } from "vitest";
+import init, { BotClient } from "settlement-wasm";
+import { createFakeService } from "settlement-wasm-testing";
+
+test("the agent's orders and an accepted withdrawal, in the browser", async () => {
+  expect(typeof window.document).toBe("object"); // a real page, not Node
+  await init();
+  const fake = createFakeService();
+  const bot = new BotClient({ baseUrl: fake.baseUrl, apiKey: fake.keys.agent, fetch: fake.fetch });
+  const order = fake.control.createOrder({ type: "withdrawal" });
+  const pending = await bot.orderHistory({ page: 1, perPage: 100, filter: { status: "pending" } });
+  expect(pending.data.map((o) => o.id)).toContain(order.id);
+  expect(pending.data.every((o) => o.status === "pending")).toBe(true);
+  expect(await bot.acceptWithdrawal(order.id)).toBe(true);
+  expect(fake.control.orders().find((o) => o.id === order.id)?.status).toBe("picked_up");
+  expect(fake.requests().map((r) => [r.operationName, r.keyClass, r.status])).toEqual([
+    ["OrderHistory", "agent", 200], ["AcceptWithdrawal", "agent", 200],
+  ]);
+  expect(JSON.stringify(fake.requests())).not.toContain(fake.keys.agent);
+});
+`;
+
+test("Vitest browser mode: the agent's orders and an action through the fake, in Chromium", { skip: !CHROMIUM && "no Chromium" }, () => {
+  write("browser-mode/orders.test.ts", BROWSER_MODE_TEST);
+  // Vite's dev-server pre-bundling moves a dependency's module without the .wasm beside it
+  // (both packages load theirs from new URL(…, import.meta.url)): the README's one line of
+  // configuration for Vitest's browser mode and Vite's dev server.
+  write("vitest.browser.config.mjs", `export default {
+  optimizeDeps: { exclude: ["settlement-wasm", "settlement-wasm-testing"] },
+  test: {
+    include: ["browser-mode/**/*.test.ts"],
+    browser: {
+      enabled: true,
+      provider: "playwright",
+      headless: true,
+      screenshotFailures: false,
+      instances: [{ browser: "chromium", launch: { executablePath: ${JSON.stringify(CHROMIUM)}, args: ["--no-sandbox", "--disable-gpu"] } }],
+    },
+  },
+};
+`);
+  const r = run("vitest", ["run", "--config", "vitest.browser.config.mjs", "--reporter=verbose"]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /chromium/i, r.out);
+  assert.match(r.out, /Tests\s+1 passed/, r.out);
+});
+
+// The fake in browser pages, headless Chromium driven by playwright-core: each page is an
+// esbuild ES-module bundle (the package resolved by name: its `browser` entry, which fetches
+// its .wasm from beside the module) with settlement_sandbox_bg.wasm copied beside the bundle,
+// as the package's README tells esbuild users. The page's files are answered by a route in the
+// browser itself (no server, no network): `http://page.test/<dir>/…` is `WORK/<dir>/…`.
+const PAGE_ORIGIN = "http://page.test";
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+
+/** esbuild bundles `dir/entry.mjs` (ESM) into `dir/bundle.js` and copies the fake's .wasm beside it, with an index.html loading it. */
+function bundlePage(dir, extra = []) {
+  write(`${dir}/index.html`, `<!doctype html><html><body>pending<script type="module" src="bundle.js"></script></body></html>`);
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "esbuild"), [`${dir}/entry.mjs`, "--bundle", "--format=esm",
+    "--platform=browser", "--target=es2022", `--outfile=${dir}/bundle.js`, "--log-level=warning", ...extra], { cwd: WORK });
+  const wasm = "settlement_sandbox_bg.wasm";
+  writeFileSync(path.join(WORK, dir, wasm), readFileSync(path.join(WORK, "node_modules", "settlement-wasm-testing", wasm)));
+}
+
+/** Opens `dir/index.html` in headless Chromium, its files answered from WORK by the browser's own route; `use(page, problems)`. */
+async function inPage(dir, use) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      const file = path.join(WORK, decodeURIComponent(url.pathname));
+      if (url.origin !== PAGE_ORIGIN || !file.startsWith(path.join(WORK, dir) + path.sep) || !existsSync(file)) {
+        problems.push(`unexpected request: ${url.href}`);
+        return route.fulfill({ status: 404, body: "not here" });
+      }
+      return route.fulfill({ status: 200, path: file, contentType: TYPES[path.extname(file)] ?? "application/octet-stream" });
+    });
+    await page.goto(`${PAGE_ORIGIN}/${dir}/index.html`);
+    return await use(page, problems);
+  } finally {
+    await browser.close();
+  }
+}
+
+// An observed query answered, an unobserved field refused, a queued drop rejecting the fetch.
+test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM && "no Chromium" }, async () => {
   write("page/entry.mjs", `import { createFakeService } from "settlement-wasm-testing";
 (async () => {
   const out = [];
@@ -162,14 +251,15 @@ test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM &
   document.body.textContent = "RESULT " + JSON.stringify(out);
 })();
 `);
-  write("page/index.html", `<!doctype html><html><body>pending<script type="module" src="bundle.js"></script></body></html>`);
-  execFileSync(path.join(ROOT, "node_modules", ".bin", "esbuild"), ["page/entry.mjs", "--bundle", "--format=esm",
-    "--platform=browser", "--outfile=page/bundle.js", "--log-level=warning"], { cwd: WORK });
-  const r = spawnSync(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-    "--virtual-time-budget=20000", "--dump-dom", `file://${path.join(WORK, "page", "index.html")}`], { encoding: "utf8", timeout: 120_000 });
-  const m = /RESULT (\[.*?\])/.exec(r.stdout);
-  assert.ok(m, r.stdout + r.stderr);
-  assert.deepEqual(JSON.parse(m[1].replaceAll("&quot;", '"')), ["agent-1", "GRAPHQL_VALIDATION_FAILED", "TypeError"]);
+  bundlePage("page");
+  // The bundle is the browser entry: it fetches the .wasm, it does not embed it.
+  assert.ok(readFileSync(path.join(WORK, "page", "bundle.js")).length < 200_000, "the page's bundle embeds no .wasm");
+  await inPage("page", async (page, problems) => {
+    await page.waitForFunction(() => document.body.textContent.startsWith("RESULT "), null, { timeout: 60_000 });
+    const text = await page.evaluate(() => document.body.textContent);
+    assert.deepEqual(JSON.parse(text.slice("RESULT ".length)), ["agent-1", "GRAPHQL_VALIDATION_FAILED", "TypeError"]);
+    assert.deepEqual(problems, []);
+  });
 });
 
 // Every operation of both clients through the fake in a Chromium page (driven by playwright-core),
@@ -177,7 +267,7 @@ test("Chromium: the fake answers in a page, with no server", { skip: !CHROMIUM &
 // package's Node entry): one list and one comparison, tests/js/every-operation.mjs, shared with
 // the Node run in tests/js/testing.test.mjs. The page is an esbuild bundle of both packages
 // resolved by name (the browser entry of settlement-wasm, its .wasm given to init() as bytes;
-// the fake's embedded), plus the server build's MerchantClient for the secret-key operations
+// the fake's browser entry, its .wasm fetched from beside the bundle), plus the server build's MerchantClient for the secret-key operations
 // the browser entry leaves out. Needs the sandbox: run through scripts/with-sandbox.sh.
 let viaHttpOnce = null;
 /** Every operation against the HTTP sandbox, from Node through the installed package (once per run). */
@@ -209,26 +299,19 @@ window.everyOperationThroughFake = async (baseUrl, extras) => {
     { dangerouslyAllowBrowser: true });
 };
 `);
-  execFileSync(path.join(ROOT, "node_modules", ".bin", "esbuild"), ["every/entry.mjs", "--bundle", "--format=iife",
-    "--platform=browser", "--loader:.wasm=binary", "--outfile=every/bundle.js", "--log-level=warning"], { cwd: WORK });
+  bundlePage("every", ["--loader:.wasm=binary"]);
 
   const viaHttp = await httpResults();
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
-  try {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(String(e)));
-    await page.addScriptTag({ path: path.join(WORK, "every", "bundle.js") });
+  await inPage("every", async (page, problems) => {
+    await page.waitForFunction(() => typeof window.everyOperationThroughFake === "function", null, { timeout: 60_000 });
     for (const extras of [true, false]) {
       // The sandbox's links name its origin: the fake answers as the same one.
       const viaFake = await page.evaluate(([url, x]) => window.everyOperationThroughFake(url, x), [SANDBOX_URL, extras]);
       assertSameResults(assert, viaFake, viaHttp, extras ? "Chromium, extras" : "Chromium, observed only");
     }
     assert.deepEqual(problems, []);
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 // The fake in workerd (`wrangler dev`, tests/consumers/runtimes' pinned wrangler on its Node 22):

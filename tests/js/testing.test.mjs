@@ -3,9 +3,14 @@
 // accepted by the sandbox over HTTP, which serves its own additions), every operation of both
 // clients giving the same results through the fake as through the HTTP sandbox, the faults,
 // the clock, the request log and the webhook deliveries. Run through scripts/with-sandbox.sh
-// (the comparison needs the HTTP sandbox; the fake needs none).
+// (the comparison needs the HTTP sandbox; the fake needs none). For a data seed, this file
+// starts a second sandbox (the same binary, `--seed N`) and stops it by its PID.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readlinkSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { BotClient, MerchantClient, SettlementError, createWebhookHandler } from "settlement-wasm";
 import { createFakeService } from "settlement-wasm-testing";
 import { SANDBOX_URL, AGENT_KEY, MERCHANT_PUBLIC_KEY, MERCHANT_SECRET_KEY } from "./helpers.mjs";
@@ -95,6 +100,99 @@ describe("every operation, through the fake and through the HTTP sandbox", () =>
     const strict = createFakeService({ baseUrl: SANDBOX_URL });
     const viaStrict = await everyOperation(clients, { baseUrl: strict.baseUrl, fetchFn: strict.fetch, keys: strict.keys, control: strict.control });
     assertSameResults(assert, viaStrict, viaHttp, "observed only");
+  });
+});
+
+/**
+ * A second HTTP sandbox, the binary with-sandbox.sh runs, started with `--seed seed` on a free
+ * port: `{ url, keys, stop }` (stop: SIGTERM to its PID, the one this file started).
+ */
+async function seededSandbox(seed) {
+  const running = process.env.SANDBOX_PID && `/proc/${process.env.SANDBOX_PID}/exe`;
+  const bin = running && existsSync(running) ? readlinkSync(running)
+    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../target/debug/settlement-sandbox");
+  const child = spawn(bin, ["--port", "0", "--quiet", "--seed", String(seed)], { stdio: ["ignore", "pipe", "inherit"] });
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+  try {
+    const env = await new Promise((resolve, reject) => {
+      let out = "";
+      const timer = setTimeout(() => reject(new Error(`the seeded sandbox did not start: ${out}`)), 30_000);
+      child.once("exit", (code) => { clearTimeout(timer); reject(new Error(`the seeded sandbox exited (${code}): ${out}`)); });
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (/^SANDBOX_READY/m.test(out)) {
+          clearTimeout(timer);
+          resolve(Object.fromEntries(out.split("\n").filter((l) => l.includes("=")).map((l) => l.split(/=(.*)/s).slice(0, 2))));
+        }
+      });
+    });
+    return {
+      url: env.SANDBOX_URL,
+      keys: { agent: env.AGENT_KEY, merchantPublic: env.MERCHANT_PUBLIC_KEY, merchantSecret: env.MERCHANT_SECRET_KEY },
+      stop,
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+describe("data seeds: the fake and the sandbox take the same seed, once, in the core", () => {
+  const SEED = 4242;
+
+  test("every operation through createFakeService({ seed }) equals the HTTP sandbox started with --seed", async () => {
+    const clients = { BotClient, MerchantClient };
+    const sandbox = await seededSandbox(SEED);
+    try {
+      const viaHttp = await everyOperationOverHttp(clients, { sandboxUrl: sandbox.url, keys: sandbox.keys });
+      for (const extras of [true, false]) {
+        const fake = createFakeService({ baseUrl: sandbox.url, extras, seed: SEED });
+        const viaFake = await everyOperation(clients, { baseUrl: fake.baseUrl, fetchFn: fake.fetch, keys: fake.keys, control: fake.control });
+        assertSameResults(assert, viaFake, viaHttp, `seed ${SEED}, ${extras ? "extras" : "observed only"}`);
+      }
+      // And it is not the default data: the same list against the default sandbox differs.
+      const viaDefault = await everyOperationOverHttp(clients, {
+        sandboxUrl: SANDBOX_URL, keys: { agent: AGENT_KEY, merchantPublic: MERCHANT_PUBLIC_KEY, merchantSecret: MERCHANT_SECRET_KEY },
+      });
+      const result = (run, name) => JSON.stringify(run.find(([n]) => n === name)[1]).replaceAll(SANDBOX_URL, "").replaceAll(sandbox.url, "");
+      for (const name of ["profile", "orderHistory", "orders"]) {
+        assert.notEqual(result(viaHttp, name), result(viaDefault, name), `${name}: seed ${SEED} vs the default data`);
+      }
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  test("two seeds give different data; the same seed the same; no seed (or 0) the usual data", async () => {
+    const orders = async (options) => {
+      const fake = createFakeService({ now: Date.UTC(2026, 10, 1), ...options });
+      const bot = new BotClient({ baseUrl: fake.baseUrl, apiKey: fake.keys.agent, fetch: fake.fetch });
+      const page = await bot.orderHistory({ page: 1, perPage: 50 });
+      const created = fake.control.createOrder();
+      return { profile: await bot.profile(), page, created: created.id };
+    };
+    const [a, a2, b, none, zero] = await Promise.all([orders({ seed: 1 }), orders({ seed: 1 }), orders({ seed: 2 }), orders({}), orders({ seed: 0 })]);
+    assert.deepEqual(a, a2, "the same seed, the same data");
+    assert.deepEqual(none, zero, "seed 0 is the default");
+    for (const [x, y, label] of [[a, b, "seeds 1 and 2"], [a, none, "seed 1 and the default"]]) {
+      const ids = (r) => r.page.data.map((o) => o.id);
+      assert.equal(ids(x).filter((id) => ids(y).includes(id)).length, 0, `${label}: no order id in common`);
+      assert.notDeepEqual(x.page.data.map((o) => o.exchangeRate), y.page.data.map((o) => o.exchangeRate), label);
+      assert.notEqual(x.profile.email, y.profile.email, label);
+      assert.notEqual(x.created, y.created, label);
+      // What a seed keeps: the totals, the counts, the agent.
+      assert.equal(x.page.total, y.page.total, label);
+      assert.equal(x.profile.id, y.profile.id);
+      assert.equal(x.profile.depositsCompleted, y.profile.depositsCompleted);
+    }
+    assert.equal(none.profile.email, "amara.okafor@example.com");
+    for (const seed of [-1, 1.5, 2 ** 53, Number.NaN]) {
+      assert.throws(() => createFakeService({ seed }), RangeError, String(seed));
+    }
   });
 });
 

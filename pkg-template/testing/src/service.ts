@@ -4,18 +4,27 @@
 // log), compiled to WebAssembly: nothing is fetched, no server is started. This shell only
 // does the I/O a `fetch` needs: it reads the Request, waits as the core's fault says
 // (setTimeout, so fake timers drive it), and writes the Response. The entries give it the
-// core's WebAssembly: index.ts embeds the bytes, workerd.ts imports a compiled module.
+// core's WebAssembly, one file (settlement_sandbox_bg.wasm, beside them) loaded as each runtime
+// can: node.ts reads it from disk, browser.ts fetches it (`new URL(…, import.meta.url)`),
+// workerd.ts imports it as a compiled module.
 import { initSync, FakeCore, type FakeAdmission, type FakeAnswer, type FakeRequest } from "./glue/settlement_sandbox.js";
 
-/** The core's WebAssembly as the entry provides it: bytes, or a module compiled by the runtime. */
-let coreSource: BufferSource | WebAssembly.Module | null = null;
+/**
+ * The core's WebAssembly as an entry provides it: bytes, or a module compiled by the runtime.
+ * @internal
+ */
+export type CoreSource = BufferSource | WebAssembly.Module;
+
+/** Where the core comes from: set once by the entry; a function is called on the first `createFakeService()`. */
+let coreSource: CoreSource | (() => CoreSource) | null = null;
 let loaded = false;
 
 /**
- * Called once by an entry, on import: where `createFakeService` instantiates the core from.
+ * Called once by an entry, on import: where `createFakeService` instantiates the core from
+ * (a function: read when the first fake is created, not on import).
  * @internal
  */
-export function provideCore(source: BufferSource | WebAssembly.Module): void {
+export function provideCore(source: CoreSource | (() => CoreSource)): void {
   coreSource = source;
 }
 
@@ -23,7 +32,8 @@ export function provideCore(source: BufferSource | WebAssembly.Module): void {
 function load(): void {
   if (!loaded) {
     if (coreSource === null) throw new Error("settlement-wasm-testing: no entry provided the core's WebAssembly");
-    initSync({ module: coreSource });
+    const module = typeof coreSource === "function" ? coreSource() : coreSource;
+    initSync({ module });
     loaded = true;
   }
 }
@@ -44,6 +54,14 @@ export interface FakeServiceOptions {
   maxPerPage?: number;
   /** The token `webhooks` deliveries carry in `X-CASHRAMP-TOKEN`; default `fake-webhook-token`. */
   webhookToken?: string;
+  /**
+   * Which data set it is seeded with: an integer from 0 to 2^53 − 1; default 0, the usual
+   * data. The same seed gives the same data in every fake and in the HTTP sandbox started with
+   * `--seed N`; another seed gives other order ids, times, amounts, rates, currencies, methods
+   * and emails, with the same keys, agent ids, order counts, agent 1's counts per status and
+   * type, order days, profile figures and fixtures (see the README).
+   */
+  seed?: number;
 }
 
 /** The keys the fake accepts. */
@@ -190,11 +208,16 @@ export function createFakeService(options: FakeServiceOptions = {}): FakeService
   load();
   const baseUrl = (options.baseUrl ?? "https://fake-service.test").replace(/\/+$/, "");
   const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Date.now());
+  const seed = options.seed ?? 0;
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    throw new RangeError(`settlement-wasm-testing: seed must be an integer from 0 to 2^53 - 1, got ${String(options.seed)}`);
+  }
   const core = new FakeCore({
     extras: options.extras ?? false,
     nowMs: now,
     baseUrl,
     maxPerPage: options.maxPerPage ?? 100,
+    seed,
   });
   const webhookToken = options.webhookToken ?? "fake-webhook-token";
   const k = core.keys();

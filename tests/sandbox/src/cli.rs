@@ -1,4 +1,4 @@
-//! Command line: `settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-per-page N]`.
+//! Command line: `settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-per-page N] [--seed N] …`.
 
 use std::path::PathBuf;
 
@@ -9,13 +9,16 @@ pub const DEFAULT_MAX_PER_PAGE: i32 = 100;
 
 pub const USAGE: &str = "\
 usage: settlement-sandbox [--port N] [--ramp-port N] [--static-root DIR] [--max-per-page N]
-                          [--new-order-every SECS] [--quiet]
+                          [--seed N] [--new-order-every SECS] [--quiet]
                           [--webhook-url URL --webhook-token TOKEN]
 
   --port N          port on 127.0.0.1 (default 8787; 0 picks a free port)
   --ramp-port N     also serve the same app on this port (a second browser origin)
   --static-root DIR serve DIR/www at / and DIR/pkg at /pkg/ (default: the repository root)
   --max-per-page N  largest accepted orderHistory perPage (default 100)
+  --seed N          another data set of the same shape (0..2^53-1; default 0, the usual
+                    data): the same N gives the same data here and in the testing
+                    package's createFakeService({ seed: N })
   --new-order-every SECS
                     a new pending order for agent 1 every SECS seconds (make demo: 20)
   --quiet           do not print one stderr line per GraphQL request
@@ -71,6 +74,17 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                         return Err(format!(
                             "--max-per-page must be a positive integer, got '{v}'"
                         ))
+                    }
+                }
+            }
+            "--seed" => {
+                let v = value(name, &mut it, inline)?;
+                opts.seed = match v.parse::<u64>() {
+                    Ok(n) if n < 1 << 53 => n,
+                    _ => {
+                        return Err(format!(
+                        "--seed must be an integer 0..2^53-1 (as JavaScript can hold), got '{v}'"
+                    ))
                     }
                 }
             }
@@ -175,6 +189,12 @@ mod tests {
         };
         assert_eq!(n.new_order_every, Some(20));
         assert_eq!(d.new_order_every, None);
+        let Command::Run(s) = parse(&args(&["--seed", "42"])).unwrap() else {
+            panic!()
+        };
+        assert_eq!((s.seed, d.seed), (42, 0));
+        assert!(parse(&args(&["--seed", "-1"])).is_err());
+        assert!(parse(&args(&["--seed", "9007199254740992"])).is_err());
         assert!(parse(&args(&["--new-order-every", "0"])).is_err());
         assert_eq!(parse(&args(&["--help"])).unwrap(), Command::Help);
     }

@@ -1,7 +1,9 @@
 //! The sandbox's seeded, deterministic data set and its GraphQL object types.
 //!
 //! Everything here is generated from fixed seeds with splitmix64, so every run (and every
-//! machine) sees exactly the same agents, orders, countries and payment requests.
+//! machine) sees exactly the same agents, orders, countries and payment requests. A data seed
+//! ([`DataSeed`], `--seed N`, `createFakeService({ seed })`) picks another data set of the
+//! same shape: the one place that rule lives is here.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -389,6 +391,8 @@ pub struct Store {
     merchant: Mutex<MerchantState>,
     /// Where every rule reads "now" (new orders, quote expiry, withdrawal dates).
     pub clock: crate::clock::Clock,
+    /// The data set it was seeded with (and `reset` goes back to).
+    pub seed: DataSeed,
 }
 
 /// Masks a key for display: prefix up to and including `PUBK_`/`SECK_`, then stars, then the
@@ -411,10 +415,10 @@ fn s(v: &str) -> Option<String> {
     Some(v.to_string())
 }
 
-fn agent1_profile() -> AgentProfile {
+fn agent1_profile(seed: DataSeed) -> AgentProfile {
     AgentProfile {
         id: ID::from("agent-1"),
-        email: s("amara.okafor@example.com"),
+        email: agent_email(seed, 0, "amara.okafor@example.com"),
         account_balance: d("12500.50"),
         escrow_balance: d("830.00"),
         bonus_earnings: d("42.75"),
@@ -445,10 +449,10 @@ fn agent1_profile() -> AgentProfile {
     }
 }
 
-fn agent2_profile() -> AgentProfile {
+fn agent2_profile(seed: DataSeed) -> AgentProfile {
     AgentProfile {
         id: ID::from("agent-2"),
-        email: s("kwame.mensah@example.com"),
+        email: agent_email(seed, 1, "kwame.mensah@example.com"),
         account_balance: d("3210.00"),
         escrow_balance: d("120.00"),
         bonus_earnings: d("5.10"),
@@ -480,10 +484,10 @@ fn agent2_profile() -> AgentProfile {
 }
 
 /// Agent 3: new, unverified, no orders, several optional fields null.
-fn agent3_profile() -> AgentProfile {
+fn agent3_profile(seed: DataSeed) -> AgentProfile {
     AgentProfile {
         id: ID::from("agent-3"),
-        email: s("wanjiru.kamau@example.com"),
+        email: agent_email(seed, 2, "wanjiru.kamau@example.com"),
         account_balance: d("0.00"),
         escrow_balance: d("0.00"),
         bonus_earnings: d("0.00"),
@@ -529,6 +533,53 @@ const CURRENCIES: [(&str, i64, i64, &[&str]); 3] = [
     ),
 ];
 
+/// Which data set a store holds. `0`, the default, is the sandbox's data as it has always
+/// been. Any other value draws afresh, from streams mixed with the seed: each seeded order's
+/// day-time, amounts, rates, currency, method, source and flags, which order carries which
+/// status, the type of agent 1's open and canceled orders and agent 2's statuses and types;
+/// order ids (`p2p_<tag>000001`, a 4-hex-digit tag of the seed) and the agents' emails.
+/// It keeps the shape tests rely on: the keys, agent ids, the order counts (1,600, 35, 0),
+/// agent 1's counts per status and type (its profile's totals), agent 1's order days,
+/// profiles' figures, rates, payment methods, countries and the merchant's fixtures.
+pub type DataSeed = u64;
+
+/// The stream `base` of data seed `seed`: `base` itself for the default data (seed 0), else
+/// `base` mixed with the seed's own splitmix64 draw.
+fn stream(seed: DataSeed, base: u64) -> SplitMix64 {
+    SplitMix64::new(if seed == 0 {
+        base
+    } else {
+        base ^ SplitMix64::new(seed).next_u64()
+    })
+}
+
+/// What seeded order ids carry after `p2p_` (and `p2p_n`): nothing for the default data, else
+/// 4 hex digits drawn from the seed.
+fn id_tag(seed: DataSeed) -> String {
+    if seed == 0 {
+        String::new()
+    } else {
+        format!("{:04x}", stream(seed, 0x5EED_1D00).next_u64() & 0xFFFF)
+    }
+}
+
+/// An agent's email: the default data's, or one drawn from these names for another seed.
+fn agent_email(seed: DataSeed, agent: usize, default: &str) -> Option<String> {
+    const FIRST: [&str; 8] = [
+        "amara", "kwame", "wanjiru", "chidi", "abena", "baraka", "ngozi", "kofi",
+    ];
+    const LAST: [&str; 8] = [
+        "okafor", "mensah", "kamau", "adeyemi", "owusu", "otieno", "eze", "boateng",
+    ];
+    if seed == 0 {
+        return s(default);
+    }
+    let mut rng = stream(seed, 0x5EED_E000 + agent as u64);
+    let first = *rng.pick(&FIRST);
+    let last = *rng.pick(&LAST);
+    Some(format!("{first}.{last}{}@example.com", rng.range(1, 99)))
+}
+
 const SOURCES: [&str; 3] = ["api", "dashboard", "telegram_bot"];
 
 /// Data window for agent 1's orders: 2025-09-01 ..= 2026-10-31 (426 days).
@@ -543,7 +594,8 @@ struct OrderSeed {
     currency_idx: usize,
 }
 
-fn build_order(rng: &mut SplitMix64, number: u64, seed: &OrderSeed) -> P2PPayment {
+/// Order `number`, its id `p2p_<tag><number>` ([`id_tag`]).
+fn build_order(rng: &mut SplitMix64, number: u64, tag: &str, seed: &OrderSeed) -> P2PPayment {
     let created = seed.day * 86_400 + rng.range(0, 86_399);
     let (currency, lo, hi, methods) = CURRENCIES[seed.currency_idx];
     let method = *rng.pick(methods);
@@ -572,7 +624,7 @@ fn build_order(rng: &mut SplitMix64, number: u64, seed: &OrderSeed) -> P2PPaymen
     let reassign_after = open.then_some(created + 900);
     let (y, _, _) = crate::dates::civil_from_days(seed.day);
     P2PPayment {
-        id: ID::from(format!("p2p_{number:06}")),
+        id: ID::from(format!("p2p_{tag}{number:06}")),
         status: seed.status,
         payment_type: seed.payment_type,
         exchange_rate: Some(Decimal::cents(rate)),
@@ -623,8 +675,9 @@ fn sort_desc(orders: &mut [P2PPayment]) {
 /// Status/type mix is exact: 1,024 completed deposits and 376 completed withdrawals
 /// (matching the profile's depositsCompleted/withdrawalsCompleted), plus 110 canceled,
 /// 35 paid, 30 pending and 25 picked_up with random types.
-fn agent1_orders() -> Vec<P2PPayment> {
-    let mut rng = SplitMix64::new(0x5EED_0001);
+fn agent1_orders(data: DataSeed) -> Vec<P2PPayment> {
+    let mut rng = stream(data, 0x5EED_0001);
+    let tag = id_tag(data);
     let (start, end) = order_window();
     let days = end - start + 1;
     let n = AGENT_ORDER_COUNTS[0];
@@ -673,7 +726,7 @@ fn agent1_orders() -> Vec<P2PPayment> {
                 payment_type,
                 currency_idx,
             };
-            build_order(&mut rng, i as u64 + 1, &seed)
+            build_order(&mut rng, i as u64 + 1, &tag, &seed)
         })
         .collect();
     sort_desc(&mut orders);
@@ -681,8 +734,9 @@ fn agent1_orders() -> Vec<P2PPayment> {
 }
 
 /// Agent 2: 35 orders in GHS, spread over the same window.
-fn agent2_orders() -> Vec<P2PPayment> {
-    let mut rng = SplitMix64::new(0x5EED_0002);
+fn agent2_orders(data: DataSeed) -> Vec<P2PPayment> {
+    let mut rng = stream(data, 0x5EED_0002);
+    let tag = id_tag(data);
     let (start, end) = order_window();
     let days = end - start + 1;
     let n = AGENT_ORDER_COUNTS[1] as i64;
@@ -703,7 +757,7 @@ fn agent2_orders() -> Vec<P2PPayment> {
                 payment_type,
                 currency_idx: 2,
             };
-            build_order(&mut rng, 200_001 + i as u64, &seed)
+            build_order(&mut rng, 200_001 + i as u64, &tag, &seed)
         })
         .collect();
     sort_desc(&mut orders);
@@ -1018,12 +1072,12 @@ fn rates(agent: usize) -> AgentRates {
     }
 }
 
-/// The seeded state of agent `i` (0-based), the same on every call.
-fn seeded_agent_state(i: usize) -> AgentState {
+/// The seeded state of agent `i` (0-based) for data seed `seed`, the same on every call.
+fn seeded_agent_state(i: usize, seed: DataSeed) -> AgentState {
     let (profile, orders) = match i {
-        0 => (agent1_profile(), agent1_orders()),
-        1 => (agent2_profile(), agent2_orders()),
-        _ => (agent3_profile(), Vec::new()),
+        0 => (agent1_profile(seed), agent1_orders(seed)),
+        1 => (agent2_profile(seed), agent2_orders(seed)),
+        _ => (agent3_profile(seed), Vec::new()),
     };
     let rates = rates(i);
     debug_assert_eq!(rates.deposit_margin, profile.deposit_margin);
@@ -1044,14 +1098,20 @@ impl Store {
 
     /// The seeded data on `clock` (the in-process fake's is moved by hand).
     pub fn seeded_with_clock(clock: crate::clock::Clock) -> Store {
+        Store::seeded_with(clock, 0)
+    }
+
+    /// Data set `seed` ([`DataSeed`]; 0: the default data) on `clock`.
+    pub fn seeded_with(clock: crate::clock::Clock, seed: DataSeed) -> Store {
         Store {
             clock,
+            seed,
             agents: AGENT_KEYS
                 .iter()
                 .enumerate()
                 .map(|(i, key)| Agent {
                     key,
-                    state: Mutex::new(seeded_agent_state(i)),
+                    state: Mutex::new(seeded_agent_state(i, seed)),
                 })
                 .collect(),
             created: AtomicU64::new(0),
@@ -1101,7 +1161,7 @@ impl Store {
         }
         for (i, a) in self.agents.iter().enumerate() {
             if agent.is_none_or(|n| n == i) {
-                *a.state() = seeded_agent_state(i);
+                *a.state() = seeded_agent_state(i, self.seed);
             }
         }
     }
@@ -1127,14 +1187,15 @@ impl Store {
         } else {
             PaymentType::Deposit
         });
-        let mut rng = SplitMix64::new(0x5EED_7000 + number);
+        let mut rng = stream(self.seed, 0x5EED_7000 + number);
         let seed = OrderSeed {
             day: now_secs.div_euclid(86_400),
             status: P2PPaymentStatus::Pending,
             payment_type,
             currency_idx: (number % CURRENCIES.len() as u64) as usize,
         };
-        let mut order = build_order(&mut rng, number, &seed);
+        let tag = id_tag(self.seed);
+        let mut order = build_order(&mut rng, number, &tag, &seed);
         let mut state = self.agents[agent].state();
         let newest = state.orders.first().map_or(i64::MIN, |o| o.created_secs);
         let created = now_secs.max(newest.saturating_add(1));
@@ -1143,7 +1204,7 @@ impl Store {
         } else {
             3600
         };
-        order.id = ID::from(format!("p2p_n{number:06}"));
+        order.id = ID::from(format!("p2p_n{tag}{number:06}"));
         order.created_secs = created;
         order.created_at = Some(Iso8601DateTime(created));
         order.expires_at = Some(Iso8601DateTime(created + window));
@@ -1260,6 +1321,114 @@ mod tests {
             store.create_pending_order(0, None, 0).id.0,
             "p2p_n000003",
             "ids are never reused"
+        );
+    }
+
+    fn json<T: Serialize>(v: &T) -> String {
+        serde_json::to_string(v).unwrap()
+    }
+
+    /// Agent 1's counts per (status, type) and per day: what a data seed keeps.
+    fn shape(store: &Store) -> (Vec<(String, usize)>, Vec<i64>) {
+        let state = store.agents[0].state();
+        let mut counts = std::collections::BTreeMap::new();
+        for o in &state.orders {
+            let key = match o.status {
+                P2PPaymentStatus::Completed => format!("{:?} {:?}", o.status, o.payment_type),
+                other => format!("{other:?}"),
+            };
+            *counts.entry(key).or_insert(0) += 1;
+        }
+        let mut days: Vec<i64> = state
+            .orders
+            .iter()
+            .map(|o| o.created_secs.div_euclid(86_400))
+            .collect();
+        days.sort_unstable();
+        (counts.into_iter().collect(), days)
+    }
+
+    #[test]
+    fn a_data_seed_is_deterministic_and_keeps_the_shape() {
+        let clock = || crate::clock::Clock::manual(0);
+        let (a, b) = (
+            Store::seeded_with(clock(), 7),
+            Store::seeded_with(clock(), 7),
+        );
+        let default = Store::seeded();
+        for (i, count) in AGENT_ORDER_COUNTS.into_iter().enumerate() {
+            let (sa, sb) = (a.agents[i].state(), b.agents[i].state());
+            assert_eq!(
+                format!("{:?}", sa.profile),
+                format!("{:?}", sb.profile),
+                "agent {i}"
+            );
+            assert!(json(&sa.orders) == json(&sb.orders), "agent {i}'s orders");
+            assert_eq!(sa.orders.len(), count);
+            let pd = &default.agents[i].state().profile;
+            assert_eq!(sa.profile.id, pd.id);
+            assert_eq!(sa.profile.deposits_completed, pd.deposits_completed);
+            assert_eq!(sa.profile.withdrawals_completed, pd.withdrawals_completed);
+            assert_eq!(
+                json(&sa.profile.total_deposit_usd_amount),
+                json(&pd.total_deposit_usd_amount)
+            );
+        }
+        let (counts, days) = shape(&a);
+        let (default_counts, default_days) = shape(&default);
+        assert_eq!(counts, default_counts);
+        assert!(days == default_days, "the same days");
+        assert_eq!(
+            json(&a.create_pending_order(0, None, 0)),
+            json(&b.create_pending_order(0, None, 0))
+        );
+        // reset goes back to the store's own seed.
+        a.reset(None);
+        let again = Store::seeded_with(clock(), 7);
+        assert!(json(&a.agents[0].state().orders) == json(&again.agents[0].state().orders));
+    }
+
+    #[test]
+    fn another_data_seed_gives_other_ids_amounts_and_emails() {
+        let clock = || crate::clock::Clock::manual(0);
+        let stores = [
+            Store::seeded(),
+            Store::seeded_with(clock(), 7),
+            Store::seeded_with(clock(), 8),
+        ];
+        let first = |s: &Store| s.agents[0].state().orders[0].clone();
+        let email = |s: &Store, i: usize| s.agents[i].state().profile.email.clone();
+        assert_eq!(
+            first(&stores[0]).id.0,
+            "p2p_001599",
+            "the default data's ids"
+        );
+        assert_eq!(
+            email(&stores[0], 0).as_deref(),
+            Some("amara.okafor@example.com")
+        );
+        assert_eq!(first(&stores[1]).id.0.len(), "p2p_001600".len() + 4);
+        for (x, y) in [(0, 1), (0, 2), (1, 2)] {
+            let (a, b) = (&stores[x], &stores[y]);
+            assert_ne!(first(a).id, first(b).id, "seeds {x} and {y}");
+            assert_ne!(
+                json(&first(a).amount_usd),
+                json(&first(b).amount_usd),
+                "seeds {x} and {y}"
+            );
+            assert!(json(&a.agents[1].state().orders) != json(&b.agents[1].state().orders));
+            assert!(
+                (0..3).any(|i| email(a, i) != email(b, i)),
+                "seeds {x} and {y}"
+            );
+        }
+        let ids = stores
+            .each_ref()
+            .map(|s| s.create_pending_order(0, None, 0).id.0);
+        assert_eq!(ids[0], "p2p_n000001");
+        assert!(
+            ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2],
+            "{ids:?}"
         );
     }
 

@@ -34,6 +34,11 @@ pub struct FakeCoreOptions {
     pub base_url: String,
     /// Largest `perPage` `orderHistory` accepts.
     pub max_per_page: i32,
+    /// The data set ([`crate::data::DataSeed`]): absent or 0, the default data; the same as
+    /// the HTTP sandbox's `--seed N`.
+    #[serde(default)]
+    #[tsify(optional, type = "number")]
+    pub seed: crate::data::DataSeed,
 }
 
 /// One request to a GraphQL endpoint, as the shell read it off a `fetch` call.
@@ -201,6 +206,7 @@ impl FakeCore {
             ServiceOptions {
                 extras: o.extras,
                 clock: Clock::manual(o.now_ms as i64),
+                seed: o.seed,
             },
         );
         let webhooks = std::sync::Mutex::new(EventWatch::new(&state.store));

@@ -7,6 +7,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::service::ServiceOptions;
 use crate::{cli, data, net, server, webhooks};
 pub use server::build_router;
 use server::{AppState, Config};
@@ -25,6 +26,8 @@ pub struct Options {
     pub new_order_every: Option<u64>,
     /// Where webhooks go (`--webhook-url`, `--webhook-token`); also settable at run time.
     pub webhook: Option<webhooks::Target>,
+    /// The data set (`--seed N`; 0, the default: the sandbox's usual data).
+    pub seed: data::DataSeed,
 }
 
 impl Default for Options {
@@ -37,6 +40,7 @@ impl Default for Options {
             log_to_stderr: true,
             new_order_every: None,
             webhook: None,
+            seed: 0,
         }
     }
 }
@@ -74,13 +78,19 @@ pub async fn start(opts: Options) -> std::io::Result<Running> {
         Some(l) => Some(format!("http://127.0.0.1:{}", l.local_addr()?.port())),
         None => None,
     };
-    let state = AppState::new(Config {
-        max_per_page: opts.max_per_page,
-        base_url: url.clone(),
-        ramp_url: ramp_url.clone(),
-        static_root: opts.static_root,
-        log_to_stderr: opts.log_to_stderr,
-    });
+    let state = AppState::with_options(
+        Config {
+            max_per_page: opts.max_per_page,
+            base_url: url.clone(),
+            ramp_url: ramp_url.clone(),
+            static_root: opts.static_root,
+            log_to_stderr: opts.log_to_stderr,
+        },
+        ServiceOptions {
+            seed: opts.seed,
+            ..ServiceOptions::default()
+        },
+    );
     let hooks = webhooks::Webhooks::start(opts.webhook.clone(), opts.log_to_stderr);
     let app = build_router(state.clone()).merge(webhooks::routes(hooks.clone()));
     let (tx, rx) = watch::channel(false);

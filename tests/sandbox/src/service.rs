@@ -108,14 +108,17 @@ pub struct ServiceOptions {
     pub extras: bool,
     /// Where "now" comes from.
     pub clock: Clock,
+    /// The data set it is seeded with ([`crate::data::DataSeed`]; 0: the default data).
+    pub seed: crate::data::DataSeed,
 }
 
 impl Default for ServiceOptions {
-    /// The HTTP server's: the sandbox's schema whole, on the system clock.
+    /// The HTTP server's: the sandbox's schema whole, on the system clock, the default data.
     fn default() -> Self {
         ServiceOptions {
             extras: true,
             clock: Clock::System,
+            seed: 0,
         }
     }
 }
@@ -153,7 +156,7 @@ impl AppState {
 
     /// A core serving as `options` say.
     pub fn with_options(config: Config, options: ServiceOptions) -> Arc<AppState> {
-        let store = Arc::new(Store::seeded_with_clock(options.clock));
+        let store = Arc::new(Store::seeded_with(options.clock, options.seed));
         let schema_config = SchemaConfig {
             max_per_page: config.max_per_page,
             base_url: config.base_url.clone(),

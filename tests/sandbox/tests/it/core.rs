@@ -17,6 +17,7 @@ fn core(extras: bool, now_ms: i64) -> Arc<AppState> {
         ServiceOptions {
             extras,
             clock: Clock::manual(now_ms),
+            seed: 0,
         },
     )
 }
