@@ -364,11 +364,11 @@ impl Operation {
         let mut seen = vec![false; self.args.len()];
         for (name, value) in values {
             let Some(i) = self.args.iter().position(|a| a.caller == name) else {
-                let m = format!("{name} is not an argument of {}", self.field);
+                let m = [name, " is not an argument of ", self.field].concat();
                 return Err(Error::invalid(name, m));
             };
             if std::mem::replace(&mut seen[i], true) {
-                let m = format!("{name} is given twice");
+                let m = [name, " is given twice"].concat();
                 return Err(Error::invalid(name, m));
             }
             by_arg[i] = value;
