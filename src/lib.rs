@@ -124,6 +124,7 @@ mod proxy;
 pub mod ramp;
 mod redact;
 mod retry;
+mod text;
 pub mod transport;
 mod types;
 mod watch;
