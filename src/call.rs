@@ -357,15 +357,16 @@ pub fn prepare(
     options: FieldOptions,
 ) -> Result<PreparedCall, Error> {
     if op.endpoint != endpoint {
-        let m = format!("{} is not an operation of this client's endpoint", op.field);
+        let m = [op.field, " is not an operation of this client's endpoint"].concat();
         return Err(Error::invalid("operation", m));
     }
     let variables = op.variables(values)?;
     if op.fields.is_empty() && options.fields.is_some() {
-        let m = format!(
-            "{} returns a Boolean: there are no fields to select",
-            op.field
-        );
+        let m = [
+            op.field,
+            " returns a Boolean: there are no fields to select",
+        ]
+        .concat();
         return Err(Error::invalid("fields", m));
     }
     let selection = graphql::selection(options.fields.as_deref(), op.fields)?;

@@ -252,7 +252,7 @@ impl Config {
             }
         };
         if let Some(k) = &api_key {
-            if !k.is_empty() && endpoint.contains(k.as_str()) {
+            if !k.is_empty() && crate::text::contains(&endpoint, k) {
                 let field = if options.endpoint.is_some() {
                     "endpoint"
                 } else {

@@ -48,6 +48,13 @@ pub struct Poll {
     max_tries: u32,
 }
 
+/// `<head><max>`: the message of an option outside `0..=max` or `1..=max`.
+fn limit_message(head: &str, max: u32) -> String {
+    let mut m = String::from(head);
+    crate::text::push_unsigned(&mut m, max.into());
+    m
+}
+
 impl Default for Poll {
     fn default() -> Poll {
         Poll {
@@ -69,7 +76,7 @@ impl Poll {
             Some(_) => {
                 return Err(Error::invalid(
                     "intervalMs",
-                    format!("intervalMs must be an integer from 0 to {MAX_INTERVAL_MS}"),
+                    limit_message("intervalMs must be an integer from 0 to ", MAX_INTERVAL_MS),
                 ))
             }
         };
@@ -79,7 +86,7 @@ impl Poll {
             Some(_) => {
                 return Err(Error::invalid(
                     "maxTries",
-                    format!("maxTries must be an integer from 1 to {MAX_TRIES}"),
+                    limit_message("maxTries must be an integer from 1 to ", MAX_TRIES),
                 ))
             }
         };

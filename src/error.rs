@@ -1,7 +1,5 @@
 //! The one error type, its codes, and classification of an HTTP status into a code.
 
-use std::fmt::Write;
-
 use crate::json::Json;
 use crate::redact::{redact, redact_value};
 #[cfg(feature = "typescript")]
@@ -282,10 +280,10 @@ impl Error {
 
     /// A `timeout` error for an attempt that took longer than `timeout_ms`.
     pub fn timeout(timeout_ms: u32) -> Self {
-        Error::new(
-            Code::Timeout,
-            format!("The request timed out after {timeout_ms} ms."),
-        )
+        let mut m = String::from("The request timed out after ");
+        crate::text::push_unsigned(&mut m, timeout_ms.into());
+        m.push_str(" ms.");
+        Error::new(Code::Timeout, m)
     }
 
     /// A `network` error with the underlying reason.
@@ -378,10 +376,13 @@ pub fn from_status(
         Some(first) if !first.message.is_empty() => message.push_str(&first.message),
         _ => message.push_str(default_message),
     }
-    // Writing to a String cannot fail.
-    let _ = write!(message, " (HTTP {status})");
+    message.push_str(" (HTTP ");
+    crate::text::push_unsigned(&mut message, status.into());
+    message.push(')');
     if let Some(ms) = retry_after_ms {
-        let _ = write!(message, "; retry after {ms} ms");
+        message.push_str("; retry after ");
+        crate::text::push_unsigned(&mut message, ms);
+        message.push_str(" ms");
     }
     message.push('.');
     let mut e = Error::new(code, message);
@@ -409,7 +410,8 @@ pub fn from_graphql(status: u16, graphql_errors: Vec<GraphqlError>, data: Option
         _ => message.push_str("The service returned a GraphQL error"),
     }
     if graphql_errors.len() > 1 {
-        let _ = write!(message, " (and {}", graphql_errors.len() - 1);
+        message.push_str(" (and ");
+        crate::text::push_unsigned(&mut message, (graphql_errors.len() - 1) as u64);
         message.push_str(if graphql_errors.len() == 2 {
             " more error)"
         } else {

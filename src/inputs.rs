@@ -79,7 +79,11 @@ pub fn too_many(field: &str, max: u32) -> Error {
 }
 
 fn limit(field: &str, head: &str, max: u32, tail: &str) -> Error {
-    Error::invalid(field, format!("{field}{head}{max}{tail}"))
+    let mut m = String::from(field);
+    m.push_str(head);
+    crate::text::push_unsigned(&mut m, max.into());
+    m.push_str(tail);
+    Error::invalid(field, m)
 }
 
 /// Splits `s` at every byte for which `sep` is true (like `str::split`; separators must be
@@ -189,7 +193,7 @@ pub fn wait_ms(value: i64, field: &str, min: i64) -> Result<i64, Error> {
     if value < min || value > MAX_GRAPHQL_INT {
         let mut m = String::from(field);
         m.push_str(" must be an integer from ");
-        m.push_str(&min.to_string());
+        crate::text::push_signed(&mut m, min);
         m.push_str(" to 2147483647 (ms)");
         return Err(Error::invalid(field, m));
     }
@@ -327,12 +331,10 @@ pub fn fields(list: &[String]) -> Result<(), Error> {
         if !split_ascii(f, is_dot).all(is_name)
             || f.bytes().filter(|&b| is_dot(b)).count() >= MAX_FIELD_DEPTH
         {
-            return Err(Error::invalid(
-                "fields",
-                format!(
-                    "fields[{i}] is not a GraphQL field name or a dotted path of at most 16 field names"
-                ),
-            ));
+            let mut m = String::from("fields[");
+            crate::text::push_unsigned(&mut m, i as u64);
+            m.push_str("] is not a GraphQL field name or a dotted path of at most 16 field names");
+            return Err(Error::invalid("fields", m));
         }
     }
     Ok(())
@@ -511,9 +513,10 @@ pub fn onchain_transfer_info(
         ("cryptocurrency", &info.cryptocurrency),
         ("network", &info.network),
     ] {
-        non_empty(&format!("{field}.{name}"), value)?;
+        let member = [field, ".", name].concat();
+        non_empty(&member, value)?;
         if value.len() > MAX_TEXT_LEN as usize {
-            return Err(too_long(&format!("{field}.{name}"), MAX_TEXT_LEN));
+            return Err(too_long(&member, MAX_TEXT_LEN));
         }
     }
     Ok(())
@@ -542,7 +545,14 @@ pub fn field_inputs(
     }
     let mut out: Vec<crate::types::PaymentMethodFieldInput> = Vec::with_capacity(list.len());
     for (i, pair) in list.into_iter().enumerate() {
-        let at = |part: &str| format!("{field}[{i}].{part}");
+        let at = |part: &str| {
+            let mut m = String::from(field);
+            m.push('[');
+            crate::text::push_unsigned(&mut m, i as u64);
+            m.push_str("].");
+            m.push_str(part);
+            m
+        };
         let identifier = pair.identifier.trim_ascii();
         non_empty(&at("identifier"), identifier)?;
         if identifier.len() > MAX_FIELD_NAME {
@@ -550,7 +560,7 @@ pub fn field_inputs(
         }
         if out.iter().any(|p| p.identifier == identifier) {
             let f = at("identifier");
-            let m = format!("{f} repeats an identifier given before it");
+            let m = [f.as_str(), " repeats an identifier given before it"].concat();
             return Err(Error::invalid(&f, m));
         }
         non_empty(&at("value"), &pair.value)?;

@@ -47,8 +47,7 @@ pub fn classify(key: &str) -> KeyKind {
 /// Whether `marker` occurs in `key` with something after it. Its first occurrence decides:
 /// a later one would end later still.
 fn has_marker(key: &str, marker: &str) -> bool {
-    key.find(marker)
-        .is_some_and(|i| i + marker.len() < key.len())
+    crate::text::find(key, marker).is_some_and(|i| i + marker.len() < key.len())
 }
 
 /// The browser guard of the merchant client: a secret key where page visitors can read it

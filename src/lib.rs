@@ -125,6 +125,7 @@ mod proxy;
 pub mod ramp;
 mod redact;
 mod retry;
+mod text;
 pub mod transport;
 mod types;
 mod watch;

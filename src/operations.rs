@@ -360,23 +360,26 @@ impl Operation {
         &self,
         values: impl IntoIterator<Item = (&'a str, Value)>,
     ) -> Result<Variables, Error> {
-        let mut by_arg: Vec<Value> = self.args.iter().map(|_| Value::Null).collect();
-        let mut seen = vec![false; self.args.len()];
+        // Each argument's value, in the order of `self.args`; `None` until it is given.
+        let mut by_arg: Vec<Option<Value>> = self.args.iter().map(|_| None).collect();
         for (name, value) in values {
-            let Some(i) = self.args.iter().position(|a| a.caller == name) else {
-                let m = format!("{name} is not an argument of {}", self.field);
+            let slot = self
+                .args
+                .iter()
+                .zip(by_arg.iter_mut())
+                .find_map(|(arg, slot)| (arg.caller == name).then_some(slot));
+            let Some(slot) = slot else {
+                let m = [name, " is not an argument of ", self.field].concat();
                 return Err(Error::invalid(name, m));
             };
-            if std::mem::replace(&mut seen[i], true) {
-                let m = format!("{name} is given twice");
+            if slot.replace(value).is_some() {
+                let m = [name, " is given twice"].concat();
                 return Err(Error::invalid(name, m));
             }
-            by_arg[i] = value;
         }
-        let values = by_arg;
-        let mut out = Vec::with_capacity(values.len());
-        for (arg, value) in self.args.iter().zip(values) {
-            if let Some(v) = check(arg, value)? {
+        let mut out = Vec::with_capacity(by_arg.len());
+        for (arg, value) in self.args.iter().zip(by_arg) {
+            if let Some(v) = check(arg, value.unwrap_or(Value::Null))? {
                 out.push((arg.name, v));
             }
         }

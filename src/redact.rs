@@ -16,13 +16,16 @@ pub const MIN_PIECE: usize = 8;
 /// The part of `key` whose pieces are secret: what follows its first `PUBK_`/`SECK_` marker,
 /// or the whole key when it has none.
 pub fn secret_part(key: &str) -> &str {
-    [key.find("PUBK_"), key.find("SECK_")]
-        .into_iter()
-        .flatten()
-        .min()
-        .and_then(|i| key.get(i + 5..))
-        .filter(|s| !s.is_empty())
-        .unwrap_or(key)
+    [
+        crate::text::find(key, "PUBK_"),
+        crate::text::find(key, "SECK_"),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .and_then(|i| key.get(i + 5..))
+    .filter(|s| !s.is_empty())
+    .unwrap_or(key)
 }
 
 /// Replaces every run of [`MIN_PIECE`] or more bytes of `secret` in `text` (leftmost
@@ -67,8 +70,8 @@ fn redact_pieces(text: &str, secret: &str) -> Option<String> {
 /// [`MIN_PIECE`] or more characters of its secret part ([`secret_part`]), becomes
 /// `"[redacted]"`. An empty key redacts nothing.
 pub fn redact<'a>(text: &'a str, key: &str) -> Cow<'a, str> {
-    let whole = if !key.is_empty() && text.contains(key) {
-        Cow::Owned(text.replace(key, REDACTED))
+    let whole = if !key.is_empty() && crate::text::contains(text, key) {
+        Cow::Owned(crate::text::replace(text, key, REDACTED))
     } else {
         Cow::Borrowed(text)
     };

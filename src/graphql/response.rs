@@ -140,7 +140,7 @@ fn check_shape(status: u16, data: Json, expect: Expect) -> Result<Json, Error> {
         }
         #[cfg(any(feature = "server", not(feature = "npm-base")))]
         Expect::Connection(parent, field) => {
-            let fail = |what: &str| shape_error(status, &format!("{parent}.{field}"), what);
+            let fail = |what: &str| shape_error(status, &[parent, ".", field].concat(), what);
             let page = data
                 .member(parent)
                 .filter(JsonValue::is_object)

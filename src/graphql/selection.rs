@@ -21,20 +21,20 @@ pub fn selection(fields: Option<&[String]>, default: &str) -> Result<String, Err
         let mut parts = inputs::split_ascii(path, inputs::is_dot).peekable();
         while let Some(name) = parts.next() {
             let last = parts.peek().is_none();
-            let i = match level.iter().position(|n| n.name == name) {
-                Some(i) => i,
-                None => {
-                    level.push(Node {
-                        name: name.to_owned(),
-                        children: Vec::new(),
-                    });
-                    level.len() - 1
-                }
-            };
+            if !level.iter().any(|n| n.name == name) {
+                level.push(Node {
+                    name: name.to_owned(),
+                    children: Vec::new(),
+                });
+            }
             if last {
                 break;
             }
-            level = &mut level[i].children;
+            // Found, or just pushed: the loop always goes on.
+            let Some(node) = level.iter_mut().find(|n| n.name == name) else {
+                break;
+            };
+            level = &mut node.children;
         }
     }
     let mut out = String::with_capacity(list.len() * 16);

@@ -87,7 +87,7 @@ impl Core {
             _ => {
                 let e = Error::invalid(
                     "endpoint",
-                    format!("{endpoint} has no client in this build"),
+                    [endpoint, " has no client in this build"].concat(),
                 );
                 return Err(error::to_js(&e));
             }
@@ -128,7 +128,10 @@ impl Core {
         options: JsValue,
     ) -> Result<Call, JsValue> {
         let op = operations::by_method(self.endpoint, method).ok_or_else(|| {
-            Error::invalid("method", format!("{method} is not a method of this client"))
+            Error::invalid(
+                "method",
+                [method, " is not a method of this client"].concat(),
+            )
         });
         let call = op.and_then(|op| {
             let (values, field_options) = options::operation_values(op, &argument, &options)?;

@@ -116,11 +116,13 @@ fn install_panic_hook() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            let place = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            let m = format!("settlement-wasm: internal error (panic){place}");
+            let mut m = String::from("settlement-wasm: internal error (panic)");
+            if let Some(l) = info.location() {
+                m.push_str(" at ");
+                m.push_str(l.file());
+                m.push(':');
+                crate::text::push_unsigned(&mut m, l.line().into());
+            }
             web_sys::console::error_1(&JsValue::from_str(&m));
         }));
     });

@@ -498,7 +498,7 @@ pub fn reconcile_args(
         if !order.is_object() {
             return Ok(None);
         }
-        let field = format!("order.{key}");
+        let field = ["order.", key].concat();
         Ok(get(order, key, "order")?
             .map(|v| text(&v, &field, inputs::MAX_TEXT_LEN))
             .transpose()?

@@ -106,9 +106,9 @@ fn describe(e: &JsValue) -> String {
         .filter(|d| !d.is_empty());
     match (message.is_empty(), detail) {
         (true, None) => "fetch failed".to_owned(),
-        (true, Some(d)) => format!("({d})"),
+        (true, Some(d)) => ["(", &d, ")"].concat(),
         (false, None) => message,
-        (false, Some(d)) => format!("{message} ({d})"),
+        (false, Some(d)) => [&message, " (", &d, ")"].concat(),
     }
 }
 
