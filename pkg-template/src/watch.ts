@@ -19,19 +19,11 @@ let make: (core: OrderWatchCore, controller: AbortController, fetchImpl: Functio
 // An update's shape is declared once, with the core that makes it (src/js/mod.rs).
 export type { OrderWatchChange, OrderWatchUpdate };
 
-/** Where a watch is, for a "live · paused · retrying in 20 s" badge. */
-export interface OrderWatchStatus {
-  /**
-   * `polling`: on schedule (a poll in flight or the next one due); `paused`: the page is
-   * hidden; `retrying`: the last poll failed and the next one waits for the backoff;
-   * `stopped`: over (stopped, aborted, or ended by a failure that is not retryable).
-   */
-  state: "polling" | "paused" | "retrying" | "stopped";
-  /** `retrying`: the last poll's failure; `stopped`: the failure that ended the watch. */
-  error?: SettlementError;
-  /** When a poll is scheduled: the ms until it is sent. */
-  nextPollInMs?: number;
-}
+/**
+ * Where a watch is, for a "live · paused · retrying in 20 s" badge: the core's `WatchStatus`
+ * (declared once, with the core that makes it), its error a `SettlementError`.
+ */
+export type OrderWatchStatus = WatchStatus<SettlementError>;
 
 /** `performance.now()`: the watch's clock (monotonic). */
 function now(): number {
@@ -312,7 +304,7 @@ export class OrderWatch implements AsyncIterable<OrderWatchUpdate> {
     const core = this.#core;
     if (!core) return { ...(this.#final ?? { state: "stopped" }) };
     try {
-      return core.status(now()) as WatchStatus as OrderWatchStatus;
+      return core.status(now()) as OrderWatchStatus;
     } catch (e) {
       this.#fail(e);
       return { ...(this.#final ?? { state: "stopped" }) };

@@ -73,10 +73,20 @@ export type WatchStep =
   | { kind: "idle" }
   | { kind: "stop" };
 
-/** An order watch's state. */
-export type WatchStatus = {
+/**
+ * Where an order watch is, for a "live · paused · retrying in 20 s" badge. `Error` is the
+ * error class of the entry that delivers it (the npm shell's `SettlementError`).
+ */
+export type WatchStatus<Error = unknown> = {
+  /**
+   * `polling`: on schedule (a poll in flight or the next one due); `paused`: the page is
+   * hidden; `retrying`: the last poll failed and the next one waits for the backoff;
+   * `stopped`: over (stopped, aborted, or ended by a failure that is not retryable).
+   */
   state: "polling" | "paused" | "retrying" | "stopped";
-  error?: unknown;
+  /** `retrying`: the last poll's failure; `stopped`: the failure that ended the watch. */
+  error?: Error;
+  /** When a poll is scheduled: the ms until it is sent. */
   nextPollInMs?: number;
 };
 
