@@ -8,10 +8,10 @@
 
 use std::sync::Arc;
 
-use crate::call::{Client, PreparedCall};
+use crate::call::{with_response, Capture, Client, PreparedCall};
 use crate::config::{BotOptions, BOT_PATH};
 use crate::error::Error;
-use crate::events::Source;
+use crate::events::{ResponseInfo, Source};
 use crate::json::Json;
 use crate::operations::{
     Arguments, Endpoint, Operation, Value, ACCEPT_WITHDRAWAL, CANCEL_WITHDRAWAL,
@@ -34,12 +34,15 @@ use crate::types::{
 /// `Send + Sync` and its futures are `Send`.
 pub struct BotClient<T: Transport> {
     client: Arc<Client<T>>,
+    /// Set on the clone a `with_response` function is given: its first call's response.
+    capture: Option<Arc<Capture>>,
 }
 
 impl<T: Transport> Clone for BotClient<T> {
     fn clone(&self) -> Self {
         BotClient {
             client: Arc::clone(&self.client),
+            capture: self.capture.clone(),
         }
     }
 }
@@ -133,6 +136,7 @@ impl<T: Transport> BotClient<T> {
     pub fn with_transport(options: BotOptions, transport: T) -> Result<Self, Error> {
         Ok(BotClient {
             client: Arc::new(Client::new(&options, BOT_PATH, transport)?),
+            capture: None,
         })
     }
 
@@ -149,6 +153,53 @@ impl<T: Transport> BotClient<T> {
         self.client.prepare_on(Endpoint::Bot, op, values, options)
     }
 
+    /// The value of the call `start` makes with the client it is given (a clone of this one),
+    /// and the response behind it, read from the same request: the status, the headers
+    /// (without `set-cookie`, no piece of the key) and the service's request id. Only the
+    /// first call `start` makes is observed; if it makes none, `invalid_input` (`call`). A
+    /// failed call's error carries the response's headers and request id already.
+    ///
+    /// ```no_run
+    /// # async fn f(bot: settlement_wasm::BotClient<settlement_wasm::DefaultTransport>) -> Result<(), settlement_wasm::Error> {
+    /// let (profile, response) = bot
+    ///     .with_response(|c| async move { c.profile(Default::default()).await })
+    ///     .await?;
+    /// println!("{:?} {} {:?}", profile.id, response.status, response.request_id);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn with_response<R, Fut>(
+        &self,
+        start: impl FnOnce(Self) -> Fut,
+    ) -> Result<(R, ResponseInfo), Error>
+    where
+        Fut: std::future::Future<Output = Result<R, Error>>,
+    {
+        let capture = Arc::new(Capture::default());
+        let scoped = BotClient {
+            client: Arc::clone(&self.client),
+            capture: Some(Arc::clone(&capture)),
+        };
+        with_response(scoped, &capture, start).await
+    }
+
+    /// Runs a call and reads its result as `R` (in a `with_response` scope, its response is kept).
+    async fn typed<R: serde::de::DeserializeOwned>(
+        &self,
+        call: Result<PreparedCall, Error>,
+    ) -> Result<R, Error> {
+        self.client
+            .execute_typed_in(call, self.capture.as_deref())
+            .await
+    }
+
+    /// Runs a call and returns its result as JSON (in a `with_response` scope, its response is kept).
+    async fn json(&self, call: &PreparedCall) -> Result<serde_json::Value, Error> {
+        self.client
+            .execute_json_in(call, self.capture.as_deref())
+            .await
+    }
+
     /// Runs a bot operation and returns its result as JSON.
     pub async fn call_json(
         &self,
@@ -156,13 +207,12 @@ impl<T: Transport> BotClient<T> {
         values: Arguments,
         options: FieldOptions,
     ) -> Result<serde_json::Value, Error> {
-        self.execute(&self.prepare(op, values, options)?).await
+        self.json(&self.prepare(op, values, options)?).await
     }
 
     /// The agent's profile. Default selection: every `AgentProfile` field but `apiKey`.
     pub async fn profile(&self, options: FieldOptions) -> Result<AgentProfile, Error> {
-        self.execute_typed(self.prepare(&PROFILE, vec![], options))
-            .await
+        self.typed(self.prepare(&PROFILE, vec![], options)).await
     }
 
     /// One page of the order history.
@@ -172,7 +222,7 @@ impl<T: Transport> BotClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&ORDER_HISTORY, values, options))
+        self.typed(self.prepare(&ORDER_HISTORY, values, options))
             .await
     }
 
@@ -200,7 +250,7 @@ impl<T: Transport> BotClient<T> {
         options: FieldOptions,
     ) -> Result<Option<WithdrawalInfo>, Error> {
         let values = vec![("symbol", Value::Str(symbol.to_owned()))];
-        self.execute_typed(self.prepare(&WITHDRAWAL_INFO, values, options))
+        self.typed(self.prepare(&WITHDRAWAL_INFO, values, options))
             .await
     }
 
@@ -243,7 +293,7 @@ impl<T: Transport> BotClient<T> {
         options: CallOptions,
     ) -> Result<bool, Error> {
         let values = vec![("p2pPayment", Value::Str(p2p_payment.to_owned()))];
-        self.execute_typed(self.prepare(op, values, signal_only(options.signal)))
+        self.typed(self.prepare(op, values, signal_only(options.signal)))
             .await
     }
 
@@ -253,14 +303,14 @@ impl<T: Transport> BotClient<T> {
         args: MarkWithdrawalAsPaidArgs,
     ) -> Result<bool, Error> {
         let (values, options) = mark_paid_values(args);
-        self.execute_typed(self.prepare(&MARK_WITHDRAWAL_AS_PAID, values, options))
+        self.typed(self.prepare(&MARK_WITHDRAWAL_AS_PAID, values, options))
             .await
     }
 
     /// Sets the rates and margins given (at least one). Sent once.
     pub async fn update_rates(&self, args: UpdateRatesArgs) -> Result<bool, Error> {
         let (values, options) = rates_values(args);
-        self.execute_typed(self.prepare(&UPDATE_RATES, values, options))
+        self.typed(self.prepare(&UPDATE_RATES, values, options))
             .await
     }
 
@@ -270,7 +320,7 @@ impl<T: Transport> BotClient<T> {
         args: UpdateLiquidityArgs,
     ) -> Result<P2PPaymentMethod, Error> {
         let (values, options) = liquidity_values(args);
-        self.execute_typed(self.prepare(&UPDATE_PAYMENT_METHOD_LIQUIDITY, values, options))
+        self.typed(self.prepare(&UPDATE_PAYMENT_METHOD_LIQUIDITY, values, options))
             .await
     }
 
@@ -348,7 +398,7 @@ impl<T: Transport> BotClient<T> {
         variables: Option<&serde_json::Value>,
         options: CallOptions,
     ) -> Result<serde_json::Value, Error> {
-        self.execute(&self.prepare_request(document, variables, options)?)
+        self.json(&self.prepare_request(document, variables, options)?)
             .await
     }
 }

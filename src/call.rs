@@ -212,6 +212,59 @@ impl PreparedCall {
     }
 }
 
+/// What a client's `with_response` collects while its function runs: the response behind the
+/// value of the first call the scoped client it was given made (the npm shell's `withResponse`
+/// does the same with the first call its function starts).
+#[derive(Debug, Default)]
+pub(crate) struct Capture {
+    /// Whether a call already took this capture: only the first one is observed.
+    taken: std::sync::atomic::AtomicBool,
+    /// The response behind that call's value, once it succeeded.
+    response: std::sync::Mutex<Option<ResponseInfo>>,
+}
+
+impl Capture {
+    /// Whether the call starting now is the first of the scope (and so the one observed).
+    fn take(&self) -> bool {
+        !self.taken.swap(true, std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The scope's value with the response behind it; `invalid_input` (`call`) when the
+    /// function made no call with the client it was given.
+    pub(crate) fn finish<R>(&self, data: R) -> Result<(R, ResponseInfo), Error> {
+        let response = self.response.lock().ok().and_then(|mut slot| slot.take());
+        match response {
+            Some(response) => Ok((data, response)),
+            None => Err(Error::invalid(
+                "call",
+                "call: must make one call with the client it is given, e.g. |c| async move { c.profile(Default::default()).await }",
+            )),
+        }
+    }
+}
+
+/// A client's `with_response`: runs `start` with `scoped` (a clone of the client whose calls
+/// offer their response to `capture`) and returns its value with the response behind it.
+pub(crate) async fn with_response<C, R, Fut>(
+    scoped: C,
+    capture: &Capture,
+    start: impl FnOnce(C) -> Fut,
+) -> Result<(R, ResponseInfo), Error>
+where
+    Fut: std::future::Future<Output = Result<R, Error>>,
+{
+    let data = start(scoped).await?;
+    capture.finish(data)
+}
+
+/// The response behind a value: the one the transport gave, or the status alone.
+fn response_or_status(response: Option<ResponseInfo>, status: u16) -> ResponseInfo {
+    response.unwrap_or(ResponseInfo {
+        status,
+        ..ResponseInfo::default()
+    })
+}
+
 /// The shared core of the Rust clients: configuration, transport, and running prepared
 /// calls. `BotClient` and `MerchantClient` dereference to it, so `client.execute(&call)`,
 /// `client.config()` and `client.transport()` work on both.
@@ -307,11 +360,47 @@ impl<T: Transport> Client<T> {
         call: &PreparedCall,
     ) -> Result<(serde_json::Value, ResponseInfo), Error> {
         let (s, response) = self.execute_from(call, Source::Call, true).await?;
-        let response = response.unwrap_or(ResponseInfo {
-            status: s.status,
-            ..ResponseInfo::default()
-        });
+        let response = response_or_status(response, s.status);
         Ok((crate::json::to_value(&s.value, s.status)?, response))
+    }
+
+    /// [`Client::execute_raw`] in a `with_response` scope: the scope's first call keeps the
+    /// response behind its value in `capture`.
+    async fn execute_in(
+        &self,
+        call: &PreparedCall,
+        capture: Option<&Capture>,
+    ) -> Result<Success, Error> {
+        match capture.filter(|c| c.take()) {
+            None => self.execute_raw(call).await,
+            Some(capture) => {
+                let (s, response) = self.execute_from(call, Source::Call, true).await?;
+                if let Ok(mut slot) = capture.response.lock() {
+                    *slot = Some(response_or_status(response, s.status));
+                }
+                Ok(s)
+            }
+        }
+    }
+
+    /// [`Client::execute`] in a `with_response` scope (see [`Client::execute_in`]).
+    pub(crate) async fn execute_json_in(
+        &self,
+        call: &PreparedCall,
+        capture: Option<&Capture>,
+    ) -> Result<serde_json::Value, Error> {
+        let s = self.execute_in(call, capture).await?;
+        crate::json::to_value(&s.value, s.status)
+    }
+
+    /// [`Client::execute_typed`] in a `with_response` scope (see [`Client::execute_in`]).
+    pub(crate) async fn execute_typed_in<R: serde::de::DeserializeOwned>(
+        &self,
+        call: Result<PreparedCall, Error>,
+        capture: Option<&Capture>,
+    ) -> Result<R, Error> {
+        let s = self.execute_in(&call?, capture).await?;
+        from_json(&s.value, s.status)
     }
 
     /// Runs a call (or returns its validation error) and converts the result into `R` (any

@@ -12,11 +12,11 @@
 
 use std::sync::Arc;
 
-use crate::call::{Client, PreparedCall};
+use crate::call::{with_response, Capture, Client, PreparedCall};
 use crate::config::{MerchantOptions, MERCHANT_PATH};
 use crate::confirm::{ConfirmOutcome, ConfirmStep, Confirmation, Poll};
 use crate::error::Error;
-use crate::events::Source;
+use crate::events::{ResponseInfo, Source};
 use crate::keys;
 use crate::operations::{
     Arguments, Endpoint, Operation, Value, ACCOUNT, AVAILABLE_COUNTRIES, CONFIRM_TRANSACTION,
@@ -80,12 +80,15 @@ pub fn confirm_values(
 /// server keeps it, with the secret key, in its state.
 pub struct MerchantClient<T: Transport> {
     client: Arc<Client<T>>,
+    /// Set on the clone a `with_response` function is given: its first call's response.
+    capture: Option<Arc<Capture>>,
 }
 
 impl<T: Transport> Clone for MerchantClient<T> {
     fn clone(&self) -> Self {
         MerchantClient {
             client: Arc::clone(&self.client),
+            capture: self.capture.clone(),
         }
     }
 }
@@ -149,6 +152,7 @@ impl<T: Transport> MerchantClient<T> {
         )?;
         Ok(MerchantClient {
             client: Arc::new(Client::new(&options.client, MERCHANT_PATH, transport)?),
+            capture: None,
         })
     }
 
@@ -168,6 +172,53 @@ impl<T: Transport> MerchantClient<T> {
             .prepare_on(Endpoint::Merchant, op, values, options)
     }
 
+    /// The value of the call `start` makes with the client it is given (a clone of this one),
+    /// and the response behind it, read from the same request: the status, the headers
+    /// (without `set-cookie`, no piece of the key) and the service's request id. Only the
+    /// first call `start` makes is observed; if it makes none, `invalid_input` (`call`). A
+    /// failed call's error carries the response's headers and request id already.
+    ///
+    /// ```no_run
+    /// # async fn f(merchant: settlement_wasm::MerchantClient<settlement_wasm::DefaultTransport>) -> Result<(), settlement_wasm::Error> {
+    /// let (limits, response) = merchant
+    ///     .with_response(|c| async move { c.ramp_limits(Default::default()).await })
+    ///     .await?;
+    /// println!("{limits:?} {} {:?}", response.status, response.request_id);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn with_response<R, Fut>(
+        &self,
+        start: impl FnOnce(Self) -> Fut,
+    ) -> Result<(R, ResponseInfo), Error>
+    where
+        Fut: std::future::Future<Output = Result<R, Error>>,
+    {
+        let capture = Arc::new(Capture::default());
+        let scoped = MerchantClient {
+            client: Arc::clone(&self.client),
+            capture: Some(Arc::clone(&capture)),
+        };
+        with_response(scoped, &capture, start).await
+    }
+
+    /// Runs a call and reads its result as `R` (in a `with_response` scope, its response is kept).
+    async fn typed<R: serde::de::DeserializeOwned>(
+        &self,
+        call: Result<PreparedCall, Error>,
+    ) -> Result<R, Error> {
+        self.client
+            .execute_typed_in(call, self.capture.as_deref())
+            .await
+    }
+
+    /// Runs a call and returns its result as JSON (in a `with_response` scope, its response is kept).
+    async fn json(&self, call: &PreparedCall) -> Result<serde_json::Value, Error> {
+        self.client
+            .execute_json_in(call, self.capture.as_deref())
+            .await
+    }
+
     /// Runs a merchant operation and returns its result as JSON.
     pub async fn call_json(
         &self,
@@ -175,19 +226,18 @@ impl<T: Transport> MerchantClient<T> {
         values: Arguments,
         options: FieldOptions,
     ) -> Result<serde_json::Value, Error> {
-        self.execute(&self.prepare(op, values, options)?).await
+        self.json(&self.prepare(op, values, options)?).await
     }
 
     /// The merchant account. Needs the secret key: the service answers a public key with
     /// `forbidden`.
     pub async fn account(&self, options: FieldOptions) -> Result<Account, Error> {
-        self.execute_typed(self.prepare(&ACCOUNT, vec![], options))
-            .await
+        self.typed(self.prepare(&ACCOUNT, vec![], options)).await
     }
 
     /// The countries the service operates in.
     pub async fn available_countries(&self, options: FieldOptions) -> Result<Vec<Country>, Error> {
-        self.execute_typed(self.prepare(&AVAILABLE_COUNTRIES, vec![], options))
+        self.typed(self.prepare(&AVAILABLE_COUNTRIES, vec![], options))
             .await
     }
 
@@ -198,7 +248,7 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<Vec<PaymentMethodType>, Error> {
         let values = vec![("countryId", Value::Str(country_id.to_owned()))];
-        self.execute_typed(self.prepare(&PAYMENT_METHOD_TYPES, values, options))
+        self.typed(self.prepare(&PAYMENT_METHOD_TYPES, values, options))
             .await
     }
 
@@ -209,13 +259,13 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<Option<MarketRate>, Error> {
         let values = vec![("countryCode", Value::Str(country_code.to_owned()))];
-        self.execute_typed(self.prepare(&MARKET_RATE, values, options))
+        self.typed(self.prepare(&MARKET_RATE, values, options))
             .await
     }
 
     /// The ramp limits.
     pub async fn ramp_limits(&self, options: FieldOptions) -> Result<RampLimits, Error> {
-        self.execute_typed(self.prepare(&RAMP_LIMITS, vec![], options))
+        self.typed(self.prepare(&RAMP_LIMITS, vec![], options))
             .await
     }
 
@@ -224,7 +274,7 @@ impl<T: Transport> MerchantClient<T> {
         &self,
         options: FieldOptions,
     ) -> Result<Vec<RampableAsset>, Error> {
-        self.execute_typed(self.prepare(&RAMPABLE_ASSETS, vec![], options))
+        self.typed(self.prepare(&RAMPABLE_ASSETS, vec![], options))
             .await
     }
 
@@ -235,7 +285,7 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<Option<PaymentRequest>, Error> {
         let values = vec![("reference", Value::Str(reference.to_owned()))];
-        self.execute_typed(self.prepare(&MERCHANT_PAYMENT_REQUEST, values, options))
+        self.typed(self.prepare(&MERCHANT_PAYMENT_REQUEST, values, options))
             .await
     }
 
@@ -246,7 +296,7 @@ impl<T: Transport> MerchantClient<T> {
     pub async fn confirm_transaction(&self, args: ConfirmTransactionArgs) -> Result<bool, Error> {
         let (values, options) =
             confirm_values(args.payment_request, args.transaction_hash, args.signal);
-        self.execute_typed(self.prepare(&CONFIRM_TRANSACTION, values, options))
+        self.typed(self.prepare(&CONFIRM_TRANSACTION, values, options))
             .await
     }
 
@@ -260,12 +310,8 @@ impl<T: Transport> MerchantClient<T> {
         args: crate::types::InitiateHostedPaymentArgs,
     ) -> Result<PaymentRequest, Error> {
         let (values, options) = hosted_payment_values(args);
-        self.execute_typed(self.prepare(
-            &crate::operations::INITIATE_HOSTED_PAYMENT,
-            values,
-            options,
-        ))
-        .await
+        self.typed(self.prepare(&crate::operations::INITIATE_HOSTED_PAYMENT, values, options))
+            .await
     }
 
     /// Cancels a hosted payment (`created` or `picked_up` → `canceled`) by its `id` (secret
@@ -283,7 +329,7 @@ impl<T: Transport> MerchantClient<T> {
                 signal: options.signal,
             },
         );
-        self.execute_typed(self.prepare(&crate::operations::CANCEL_HOSTED_PAYMENT, values, options))
+        self.typed(self.prepare(&crate::operations::CANCEL_HOSTED_PAYMENT, values, options))
             .await
     }
 
@@ -306,7 +352,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&crate::operations::WITHDRAW_ONCHAIN, values, options))
+        self.typed(self.prepare(&crate::operations::WITHDRAW_ONCHAIN, values, options))
             .await
     }
 

@@ -198,6 +198,57 @@ fn the_response_behind_a_result_comes_from_the_same_request() {
 }
 
 #[test]
+fn with_response_gives_a_typed_value_and_the_response_of_the_first_call_its_client_made() {
+    let c = client();
+    *c.transport().response_headers.borrow_mut() = vec![
+        ("x-request-id".into(), "r-9".into()),
+        ("set-cookie".into(), "s=1".into()),
+    ];
+    c.transport().http(503, "").http(200, PROFILE);
+    let (profile, response) = block_on(
+        c.with_response(|scoped| async move { scoped.profile(FieldOptions::default()).await }),
+    )
+    .unwrap();
+    assert_eq!(profile.id.as_deref(), Some("agent-1"));
+    // The answer behind the value (after the retry), not the 503 before it.
+    assert_eq!(response.status, 200);
+    assert_eq!(response.request_id.as_deref(), Some("r-9"));
+    assert!(response.headers.iter().all(|(n, _)| n != "set-cookie"));
+    assert_eq!(c.transport().sent(), 2, "no second request");
+
+    // Only the first call of the scope is observed; the second's answer is not the response.
+    c.transport().http(200, PROFILE).http(201, PROFILE);
+    let (_, response) = block_on(c.with_response(|scoped| async move {
+        scoped.profile(FieldOptions::default()).await?;
+        scoped.profile(FieldOptions::default()).await
+    }))
+    .unwrap();
+    assert_eq!(response.status, 200);
+}
+
+#[test]
+fn with_response_without_a_call_is_invalid_input_naming_call_and_a_failed_call_keeps_its_error() {
+    let c = client();
+    let e = block_on(c.with_response(|_scoped| async { Ok::<_, Error>(1) })).unwrap_err();
+    assert_eq!(
+        (e.code_str(), e.field.as_deref()),
+        ("invalid_input", Some("call"))
+    );
+    assert_eq!(c.transport().sent(), 0);
+
+    *c.transport().response_headers.borrow_mut() = vec![("x-request-id".into(), "r-401".into())];
+    c.transport().http(401, "");
+    let e = block_on(
+        c.with_response(|scoped| async move { scoped.profile(FieldOptions::default()).await }),
+    )
+    .unwrap_err();
+    assert_eq!(e.code_str(), "unauthorized");
+    // The npm build's shell sets an error's headers and request id itself.
+    #[cfg(not(feature = "npm-base"))]
+    assert_eq!(e.request_id.as_deref(), Some("r-401"));
+}
+
+#[test]
 fn event_types_and_sources_round_trip_by_name() {
     for t in EventType::ALL {
         assert_eq!(EventType::parse(t.name()), Some(t));

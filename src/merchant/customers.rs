@@ -30,7 +30,7 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<Option<OnchainWithdrawal>, Error> {
         let values = vec![("id", Value::Str(id.to_owned()))];
-        self.execute_typed(self.prepare(&ONCHAIN_WITHDRAWAL, values, options))
+        self.typed(self.prepare(&ONCHAIN_WITHDRAWAL, values, options))
             .await
     }
 
@@ -46,7 +46,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&MERCHANT_CUSTOMERS, values, options))
+        self.typed(self.prepare(&MERCHANT_CUSTOMERS, values, options))
             .await
     }
 
@@ -69,7 +69,7 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<Option<MerchantCustomer>, Error> {
         let values = vec![("email", Value::Str(email.to_owned()))];
-        self.execute_typed(self.prepare(&MERCHANT_CUSTOMER, values, options))
+        self.typed(self.prepare(&MERCHANT_CUSTOMER, values, options))
             .await
     }
 
@@ -83,7 +83,7 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<VirtualBankAccount, Error> {
         let values = vec![("customer", Value::Str(customer.to_owned()))];
-        self.execute_typed(self.prepare(&REQUEST_VIRTUAL_BANK_ACCOUNT, values, options))
+        self.typed(self.prepare(&REQUEST_VIRTUAL_BANK_ACCOUNT, values, options))
             .await
     }
 
@@ -95,7 +95,7 @@ impl<T: Transport> MerchantClient<T> {
         options: FieldOptions,
     ) -> Result<Option<VirtualBankAccount>, Error> {
         let values = vec![("id", Value::Str(id.to_owned()))];
-        self.execute_typed(self.prepare(&VIRTUAL_BANK_ACCOUNT, values, options))
+        self.typed(self.prepare(&VIRTUAL_BANK_ACCOUNT, values, options))
             .await
     }
 }

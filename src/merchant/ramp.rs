@@ -49,8 +49,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&RAMP_QUOTE, values, options))
-            .await
+        self.typed(self.prepare(&RAMP_QUOTE, values, options)).await
     }
 
     /// The same quote with a fresh rate and expiry, and `args.amount` when given (secret
@@ -64,7 +63,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&REFRESH_RAMP_QUOTE, values, options))
+        self.typed(self.prepare(&REFRESH_RAMP_QUOTE, values, options))
             .await
     }
 
@@ -80,7 +79,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&CREATE_CUSTOMER, values, options))
+        self.typed(self.prepare(&CREATE_CUSTOMER, values, options))
             .await
     }
 
@@ -100,7 +99,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&ADD_PAYMENT_METHOD, values, options))
+        self.typed(self.prepare(&ADD_PAYMENT_METHOD, values, options))
             .await
     }
 
@@ -126,7 +125,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&INITIATE_RAMP_QUOTE_DEPOSIT, values, options))
+        self.typed(self.prepare(&INITIATE_RAMP_QUOTE_DEPOSIT, values, options))
             .await
     }
 
@@ -146,7 +145,7 @@ impl<T: Transport> MerchantClient<T> {
             fields: args.fields,
             signal: args.signal,
         };
-        self.execute_typed(self.prepare(&INITIATE_RAMP_QUOTE_WITHDRAWAL, values, options))
+        self.typed(self.prepare(&INITIATE_RAMP_QUOTE_WITHDRAWAL, values, options))
             .await
     }
 
@@ -160,7 +159,7 @@ impl<T: Transport> MerchantClient<T> {
         let options = signal_only(CallOptions {
             signal: args.signal,
         });
-        self.execute_typed(self.prepare(&MARK_DEPOSIT_AS_PAID, values, options))
+        self.typed(self.prepare(&MARK_DEPOSIT_AS_PAID, values, options))
             .await
     }
 
@@ -172,7 +171,7 @@ impl<T: Transport> MerchantClient<T> {
         options: CallOptions,
     ) -> Result<bool, Error> {
         let values = vec![("paymentRequest", Value::Str(payment_request.to_owned()))];
-        self.execute_typed(self.prepare(&MARK_WITHDRAWAL_AS_RECEIVED, values, signal_only(options)))
+        self.typed(self.prepare(&MARK_WITHDRAWAL_AS_RECEIVED, values, signal_only(options)))
             .await
     }
 
@@ -183,7 +182,7 @@ impl<T: Transport> MerchantClient<T> {
         options: CallOptions,
     ) -> Result<bool, Error> {
         let values = vec![("paymentRequest", Value::Str(payment_request.to_owned()))];
-        self.execute_typed(self.prepare(&CANCEL_DEPOSIT, values, signal_only(options)))
+        self.typed(self.prepare(&CANCEL_DEPOSIT, values, signal_only(options)))
             .await
     }
 }
