@@ -4,7 +4,8 @@
 // fetch + JSON.parse and graphql-request; instantiation (init(bytes)); and cold start (from
 // `import()` to the first `profile()` result, in a fresh browser context) locally and under
 // network emulation, with and without the preload hints, for the root entry and for
-// settlement-wasm/bot (with its hints), and the byte floor of each. Prints the median of the
+// settlement-wasm/bot (with its hints), and the byte floor of each (computed, and measured: the
+// same files through the same chain with no work). Prints the median of the
 // batch medians and their spread (min–max), a per-phase breakdown of one call, and the targets;
 // writes target/bench.json. Timings on shared machines are noisy: this reports, it does not
 // fail on a miss.
@@ -67,6 +68,22 @@ function hints(subpath) {
 }
 
 /**
+ * The same files as `hints(subpath)`, requested the same way (at once, beside the page's
+ * script) but as plain fetches: nothing is parsed, compiled or run. The page that uses them
+ * (cold.js, `c=floor-…`) reads each file whole and sends the first call: the byte floor,
+ * measured under the same emulation as the real page.
+ */
+function floorHints(subpath) {
+  return floorFiles(subpath).map((f) => `<link rel="preload" href="${f}" as="fetch" crossorigin>`).join("");
+}
+
+/** The URLs of an entry's browser files (its modules and its .wasm). */
+function floorFiles(subpath) {
+  const { modules, wasm } = entryFiles(subpath);
+  return [...modules, wasm].map((f) => `/pkg/${f}`);
+}
+
+/**
  * The byte floor of a cold start under the emulation: the time to receive the page and the
  * files it needs at that rate and latency, with nothing else (no compile, no work): one
  * emulated latency per round trip of its chain, and every gzip byte at the emulated rate. A
@@ -81,8 +98,11 @@ function floorMs(files, roundTrips) {
 
 function startServer() {
   const sandbox = new URL(SANDBOX_URL);
-  const page = (subpath) => () => readFileSync(join(root, "www/cold.html"), "utf8").replace("<!--HINTS-->", hints(subpath));
-  const pages = { "/cold-hints.html": page("."), "/cold-bot-hints.html": page("./bot") };
+  const page = (links) => () => readFileSync(join(root, "www/cold.html"), "utf8").replace("<!--HINTS-->", links);
+  const pages = {
+    "/cold-hints.html": page(hints(".")), "/cold-bot-hints.html": page(hints("./bot")),
+    "/cold-floor.html": page(floorHints(".")), "/cold-bot-floor.html": page(floorHints("./bot")),
+  };
   const gz = new Map();
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://x");
@@ -122,6 +142,9 @@ const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.m
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args });
 const server = await startServer();
 const origin = `http://127.0.0.1:${server.address().port}`;
+// What each measured floor reads: an entry's files (requested by the page's preload links),
+// or graphql-request's bundle (requested by the page's script, as its `import()` does).
+const FLOOR_FILES = { bot: floorFiles("./bot"), pkg: floorFiles("."), gql: ["/vendor/graphql-request.js"] };
 try {
   // The exact documents the package sends (from the sandbox's request log), so every
   // contender asks for the same selection.
@@ -162,12 +185,12 @@ try {
   async function cold(contender, emulate, withHints) {
     const times = { importToProfile: [], navToProfile: [] };
     const runs = [];
-    const hinted = contender === "bot" ? "cold-bot-hints" : "cold-hints";
+    const hinted = { bot: "cold-bot-hints", pkg: "cold-hints", "floor-bot": "cold-bot-floor", "floor-pkg": "cold-floor" }[contender];
     for (let i = 0; i < coldRuns; i++) {
       const r = await fresh(`${origin}/${withHints ? hinted : "cold"}.html?c=${contender}`, async (page) => {
         await page.waitForFunction(() => window.coldResult, null, { polling: 10, timeout: 30000 });
         return page.evaluate(() => window.coldResult);
-      }, { emulate, init: { script: (b) => { window.__bench = b; }, arg: { key: AGENT_KEY, profileDocument } } });
+      }, { emulate, init: { script: (b) => { window.__bench = b; }, arg: { key: AGENT_KEY, profileDocument, floorFiles: FLOOR_FILES } } });
       times.importToProfile.push(r.importToProfile);
       times.navToProfile.push(r.navToProfile);
       runs.push(r);
@@ -203,8 +226,10 @@ try {
     });
     for (const [label, emulate] of coldRuns > 0 ? [["local", false], ["emulated", true]] : []) {
       for (const [name, c, h] of [["settlement-wasm", "pkg", false], ["settlement-wasm + hints", "pkg", true],
-        ["settlement-wasm/bot + hints", "bot", true], ["graphql-request", "gql", false]]) {
-        if (h && !emulate) continue;
+        ["settlement-wasm/bot + hints", "bot", true], ["graphql-request", "gql", false],
+        ["floor settlement-wasm + hints", "floor-pkg", true], ["floor settlement-wasm/bot + hints", "floor-bot", true],
+        ["floor graphql-request", "floor-gql", false]]) {
+        if ((h || c.startsWith("floor")) && !emulate) continue;
         const r = await cold(c, emulate, h);
         out[`cold ${label} ${name}`] = r.importToProfile;
         out[`cold ${label} ${name} (from navigation)`] = r.navToProfile;
@@ -230,6 +255,10 @@ try {
       out["cold emulated settlement-wasm + hints (from navigation)"] / out["cold emulated graphql-request (from navigation)"];
     out["cold emulated ratio bot+hints/graphql-request (from navigation)"] =
       out["cold emulated settlement-wasm/bot + hints (from navigation)"] / out["cold emulated graphql-request (from navigation)"];
+    for (const name of ["settlement-wasm + hints", "settlement-wasm/bot + hints", "graphql-request"]) {
+      out[`cold emulated ratio ${name}/its measured floor (from navigation)`] =
+        out[`cold emulated ${name} (from navigation)`] / out[`cold emulated floor ${name} (from navigation)`];
+    }
   }
   const results = { rounds, batches, coldRuns, emulation: EMULATION };
   for (const k of Object.keys(perBatch[0])) results[k] = summary(perBatch.map((o) => o[k]));
@@ -293,6 +322,8 @@ try {
     const bot = r("cold emulated ratio bot+hints/graphql-request (from navigation)");
     line("cold start emulated, bot entry + hints, from navigation / graphql-request", `${bot.toFixed(3)} x`, "<= 1.00 x", bot <= 1);
     line("cold start emulated, no hints, import() -> profile() / graphql-request", `${r("cold emulated ratio package/graphql-request").toFixed(3)} x`, "(reported)", true);
+    const botFloor = r("cold emulated ratio settlement-wasm/bot + hints/its measured floor (from navigation)");
+    line("cold start emulated, bot entry + hints / its measured byte floor", `${botFloor.toFixed(3)} x`, "<= 1.05 x", botFloor <= 1.05);
     // The byte floor of each: what receiving its files alone takes at the emulated rate and
     // latency; the rest of its cold start is work (compile, instantiate, the first call).
     const html = join(root, "www/cold.html");
@@ -308,6 +339,17 @@ try {
       results[`floor ${label}`] = f;
       console.log(`${label.padEnd(30)} ${String(f.bytes).padStart(7)} B gzip, ${trips} round trips  floor ${f.ms.toFixed(0).padStart(5)} ms  ` +
         `measured ${t.toFixed(0).padStart(5)} ms  ${(t / f.ms).toFixed(3)} x the floor (+${(t - f.ms).toFixed(0)} ms of work and waits)`);
+    }
+    // The floor measured: a page that receives the same files through the same chain under the
+    // same emulation and sends the same first call, with no work (nothing parsed, compiled or
+    // run: cold.js `c=floor-…`). What the computed floor leaves out (the emulation's own cost
+    // per request, the call's server time) is in both, so the distance from it is the work.
+    console.log("\n== byte floor, measured (the same files and chain, read whole, no work; then the same call) and the distance from it (medians, from navigation)");
+    for (const label of ["settlement-wasm + hints", "settlement-wasm/bot + hints", "graphql-request"]) {
+      const t = r(`cold emulated ${label} (from navigation)`);
+      const f = r(`cold emulated floor ${label} (from navigation)`);
+      console.log(`${label.padEnd(30)} floor ${f.toFixed(0).padStart(5)} ms  measured ${t.toFixed(0).padStart(5)} ms  ` +
+        `${(t / f).toFixed(3)} x the floor (+${(t - f).toFixed(0)} ms of work: parse, compile, instantiate, the call's own code)`);
     }
   }
   writeFileSync("target/bench.json", JSON.stringify(results, null, 2));
