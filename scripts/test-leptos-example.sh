@@ -28,9 +28,10 @@ fail() {
 locked() { awk -v n="$2" '$0 == "name = \"" n "\"" { getline; print $3 }' "$1"; }
 [ "$(locked $crate/Cargo.lock wasm-bindgen)" = "$(locked Cargo.lock wasm-bindgen)" ] \
   || fail "examples/leptos/Cargo.lock's wasm-bindgen differs from the root Cargo.lock's"
-grep -q '"json"' <(cargo tree --quiet --locked --manifest-path $crate/Cargo.toml \
-  --target wasm32-unknown-unknown -e features -i gloo-net 2>/dev/null) \
-  || fail "gloo-net's json feature is not enabled in the example's graph"
+features=$(cargo tree --quiet --locked --manifest-path $crate/Cargo.toml \
+  --target wasm32-unknown-unknown -e features -i gloo-net 2>&1) \
+  || fail "examples/leptos/Cargo.lock does not match the crate's dependencies (update it with: cargo tree --offline --manifest-path $crate/Cargo.toml): $features"
+grep -q '"json"' <<<"$features" || fail "gloo-net's json feature is not enabled in the example's graph"
 
 echo "leptos-example: cargo build --target wasm32-unknown-unknown ($crate)"
 cargo build --quiet --locked --target wasm32-unknown-unknown --manifest-path $crate/Cargo.toml \
