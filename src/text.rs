@@ -11,7 +11,9 @@
 //!
 //! Messages are built with `push_str` and `[..].concat()` rather than `format!`, and their
 //! numbers written by [`push_unsigned`]: the browser builds then link no integer formatting of
-//! `core::fmt` (its `Display` of each integer type and the padding code).
+//! `core::fmt` (its `Display` of each integer type and the padding code): 345 B gzip of the
+//! root browser entry, measured with `make size`. The `itoa` crate, tried in its place for the
+//! log lines' numbers, made the root entry 58 B bigger (58,158 against 58,100 B gzip).
 
 /// The byte index where `needle` first occurs in `haystack`, as `haystack.find(needle)`
 /// (`Some(0)` for an empty `needle`).
